@@ -1,0 +1,28 @@
+# colabench: `make run` sets everything up and runs the main job; `make test` runs the test suite.
+SHELL := /bin/bash
+ROOT := $(abspath .)
+VENV = $(shell $(ROOT)/scripts/setup_env.sh)
+PY = $(VENV)/bin/python
+export PYTHONPATH := $(ROOT)
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup run test lint typecheck bench clean-env
+
+setup:
+	@$(ROOT)/scripts/setup_env.sh >/dev/null
+	@$(ROOT)/scripts/setup_system.sh
+
+run: setup
+	@$(ROOT)/scripts/main_job.sh
+
+test: setup
+	@$(ROOT)/scripts/run_tests.sh
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy graph ingest query api agents cli
+
+bench: setup
+	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

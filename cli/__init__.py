@@ -1,0 +1,17 @@
+"""The `colabench` command line: one entry point for people."""
+
+from __future__ import annotations
+
+import typer
+
+from cli import events_cmd, graph_cmd, ingest_cmd, neo4j_cmd
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB.")
+app.add_typer(neo4j_cmd.app, name="neo4j", help="Start, stop and inspect the project's local Neo4j.")
+app.add_typer(graph_cmd.app, name="graph", help="Summarise, fingerprint or rebuild the projection.")
+app.add_typer(events_cmd.app, name="events", help="Verify, export and import the event log.")
+ingest_cmd.register(app)
+
+
+def main() -> None:
+    app(prog_name="colabench")

@@ -1,0 +1,73 @@
+"""Shared CLI plumbing: the console, expected-error handling, lazily opened driver and store."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from graph.connection import open_driver
+from graph.errors import GraphError
+from graph.settings import Neo4jSettings
+from graph.store import EventStore
+from ingest.errors import InputError
+
+console = Console(stderr=False, highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXPECTED_ERRORS: tuple[type[BaseException], ...] = (GraphError, InputError, FileNotFoundError, ValueError)
+
+
+def expected_errors(func: F) -> F:
+    """Show expected failures as one clear message and exit non-zero, without a stack trace."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except EXPECTED_ERRORS as exc:
+            err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
+            sys.exit(2 if isinstance(exc, InputError) else 1)
+        except KeyboardInterrupt:
+            err_console.print("[yellow]interrupted; run the same command again to resume[/]")
+            sys.exit(130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def open_store(with_encoder: bool = True, check_schema: bool = True) -> Iterator[EventStore]:
+    """A store on the configured Neo4j; the encoder is loaded lazily (only embedding pays for it)."""
+    settings = Neo4jSettings()
+    driver = open_driver(settings)
+    try:
+        encoder = None
+        if with_encoder:
+            from graph.embeddings import load_encoder
+
+            encoder = load_encoder()
+        store = EventStore(driver, settings.database, encoder)
+        if check_schema:
+            store.ensure_schema()
+        yield store
+    finally:
+        driver.close()
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    )

@@ -1,0 +1,97 @@
+"""`colabench ingest PATH`, `colabench check PATH`, `colabench schema`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from cli.context import console, expected_errors, open_store, progress_bar
+from ingest.pipeline import FORMATS, load_input, write_events
+
+SAMPLE_BUNDLE = Path(__file__).resolve().parents[1] / "samples" / "colabench-sample"
+
+
+def resolve_dataset_path(path: str) -> Path:
+    """`sample` names the bundled sample; anything else is a path."""
+    return SAMPLE_BUNDLE if path == "sample" else Path(path)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ingest")(ingest)
+    app.command("check")(check)
+    app.command("schema")(schema)
+
+
+@expected_errors
+def ingest(
+    path: str = typer.Argument(..., help="input file or folder, or `sample` for the bundled sample"),
+    fmt: str = typer.Option(None, "--format", help="|".join(FORMATS) + " (detected when omitted)"),
+    batch_size: int = typer.Option(2000, help="events per transaction"),
+) -> None:
+    """Validate an input completely, then append it to the event log (resumable: rerun after a crash)."""
+    source = resolve_dataset_path(path)
+    with console.status(f"reading and validating {source} ..."):
+        import time
+
+        started = time.perf_counter()
+        result = load_input(source, fmt)
+        parse_seconds = time.perf_counter() - started
+    console.print(f"validated {source}: {len(result.events)} events for dataset [bold]{result.dataset}[/]")
+    for warning in result.warnings:
+        console.print(f"[yellow]warning:[/] {warning}")
+    with open_store() as store, progress_bar() as bar:
+        task = bar.add_task("appending events", total=None)
+
+        def on_progress(_phase: str, done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        report = write_events(store, result, batch_size=batch_size, progress=on_progress)
+    report.seconds["parse"] = parse_seconds
+    table = Table(title=f"ingested {result.dataset}", show_header=True)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    for name, value in report.counts.items():
+        table.add_row(name, f"{value:,}")
+    table.add_row("events appended", f"{report.appended:,}")
+    table.add_row("events already in the log (skipped)", f"{report.skipped:,}")
+    console.print(table)
+    timing = ", ".join(f"{k} {v:.1f} s" for k, v in report.seconds.items())
+    console.print(f"time: {timing}; log head seq {report.head_seq}, hash {report.head_hash[:16]}")
+
+
+@expected_errors
+def check(
+    path: str = typer.Argument(..., help="a ColaBench bundle (folder or .tar.gz), or `sample`"),
+) -> None:
+    """Validate a bundle and every cross-reference without writing anything."""
+    from ingest.bundle.check import check_bundle
+    from ingest.bundle.reader import read_bundle
+
+    bundle = read_bundle(resolve_dataset_path(path))
+    report = check_bundle(bundle)
+    for problem in report.problems[:200]:
+        console.print(str(problem), markup=False)
+    summary = ", ".join(f"{k} {v}" for k, v in report.counts.items())
+    if report.ok:
+        console.print(f"[green]ok[/]: {bundle.name}: {summary}")
+    else:
+        console.print(f"[red]{len(report.problems)} problem(s)[/] in {bundle.name}: {summary}")
+        raise typer.Exit(2)
+
+
+@expected_errors
+def schema(
+    graphql: bool = typer.Option(False, "--graphql", help="print the GraphQL SDL of the API instead"),
+) -> None:
+    """Print the JSON Schema of the ColaBench bundle format (or the API's GraphQL SDL)."""
+    if graphql:
+        from api.schema import schema as graphql_schema
+
+        print(graphql_schema.as_str())
+        return
+    from ingest.bundle.models import bundle_json_schema
+
+    print(json.dumps(bundle_json_schema(), indent=2))

@@ -1,0 +1,2 @@
+MATCH (m:ProjectionMeta {id: 'projection'})
+DELETE m

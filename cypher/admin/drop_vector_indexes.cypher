@@ -1,0 +1,2 @@
+DROP INDEX chunk_embedding IF EXISTS;
+DROP INDEX memory_embedding IF EXISTS;

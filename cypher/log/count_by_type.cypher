@@ -1,0 +1,3 @@
+MATCH (e:Event)
+RETURN e.type AS type, count(*) AS n
+ORDER BY type

@@ -1,0 +1,3 @@
+UNWIND $ids AS id
+MATCH (e:Event {event_id: id})
+RETURN collect(id) AS existing

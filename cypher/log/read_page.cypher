@@ -1,0 +1,8 @@
+// Events with seq in (after, until], in order; $types null means every type.
+MATCH (e:Event)
+WHERE e.seq > $after AND e.seq <= $until AND ($types IS NULL OR e.type IN $types)
+RETURN e.event_id AS event_id, e.seq AS seq, e.type AS type, e.occurred_at AS occurred_at,
+       e.recorded_at AS recorded_at, e.actor AS actor, e.payload AS payload,
+       e.prev_hash AS prev_hash, e.hash AS hash
+ORDER BY e.seq
+LIMIT $limit

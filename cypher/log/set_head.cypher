@@ -1,0 +1,2 @@
+MATCH (h:LogHead {id: 'head'})
+SET h.seq = $seq, h.hash = $hash

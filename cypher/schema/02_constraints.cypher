@@ -1,0 +1,16 @@
+// Uniqueness of every projected id (each projected node has an `id`).
+CREATE CONSTRAINT document_id_unique IF NOT EXISTS FOR (n:Document) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT chunk_id_unique IF NOT EXISTS FOR (n:Chunk) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT profile_id_unique IF NOT EXISTS FOR (n:Profile) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT fact_id_unique IF NOT EXISTS FOR (n:Fact) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT topic_id_unique IF NOT EXISTS FOR (n:Topic) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT session_id_unique IF NOT EXISTS FOR (n:Session) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT turn_id_unique IF NOT EXISTS FOR (n:Turn) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT item_id_unique IF NOT EXISTS FOR (n:Item) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT requirement_id_unique IF NOT EXISTS FOR (n:Requirement) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT memory_id_unique IF NOT EXISTS FOR (n:Memory) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT state_id_unique IF NOT EXISTS FOR (n:State) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT run_id_unique IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT attempt_id_unique IF NOT EXISTS FOR (n:Attempt) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT toolcall_id_unique IF NOT EXISTS FOR (n:ToolCall) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT judgment_id_unique IF NOT EXISTS FOR (n:Judgment) REQUIRE n.id IS UNIQUE;

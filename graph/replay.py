@@ -1,0 +1,66 @@
+"""Rebuild the projection from the log: drop every projected node, then replay events in seq order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from neo4j import ManagedTransaction
+
+from graph.cypher_files import load_cypher, load_statements
+from graph.events import StoredEvent
+from graph.projection import project_events, texts_to_embed
+from graph.store import EventStore
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    events: int
+    seconds: float
+
+
+def drop_projection(store: EventStore) -> None:
+    """Delete every projected node and relationship; keep the log. Vector indexes are recreated."""
+    with store.driver.session(database=store.database) as session:
+        session.run(load_cypher("admin/delete_projection")).consume()
+        for statement in load_statements("admin/drop_vector_indexes"):
+            session.run(statement).consume()
+        session.run(load_cypher("admin/delete_meta")).consume()
+    store.create_schema()
+
+
+def replay(store: EventStore, page_size: int = 5000, progress: Callable[[int], None] | None = None) -> ReplayResult:
+    """Project every event of the log again, page by page, each page in one transaction."""
+    import time
+
+    started = time.perf_counter()
+    total = 0
+    page: list[StoredEvent] = []
+
+    def flush(events: list[StoredEvent]) -> None:
+        if store.encoder is not None:
+            texts = texts_to_embed(events)
+            if texts:
+                store.encoder.encode(texts)
+
+        def work(tx: ManagedTransaction) -> None:
+            project_events(tx, events, store.encoder)
+
+        with store.driver.session(database=store.database) as session:
+            session.execute_write(work)
+
+    for event in store.read(page_size=page_size):
+        page.append(event)
+        if len(page) >= page_size:
+            flush(page)
+            total += len(page)
+            if progress:
+                progress(len(page))
+            page = []
+    if page:
+        flush(page)
+        total += len(page)
+        if progress:
+            progress(len(page))
+    store.set_encoder_meta()
+    return ReplayResult(total, time.perf_counter() - started)

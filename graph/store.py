@@ -1,0 +1,237 @@
+"""The event store: an append-only, hash-chained log of :Event nodes in Neo4j.
+
+`append` writes new events and their projection in one transaction: it takes the log's write lock,
+skips events whose content id is already in the log (re-appending is a no-op), assigns gap-free seq
+numbers, chains hashes, creates the :Event nodes with UNWIND and applies the projections.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+from graph.cypher_files import list_cypher, load_cypher, load_statements
+from graph.errors import SchemaMismatchError
+from graph.events import NewEvent, StoredEvent, now_iso
+from graph.hashing import GENESIS_HASH, canonical_json, chain_hash, content_event_id
+from graph.projection import VectorEncoder, project_events, texts_to_embed
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    appended: int
+    skipped: int
+    head_seq: int
+    head_hash: str
+
+
+@dataclass(frozen=True)
+class LogHead:
+    seq: int
+    hash: str
+
+
+class EventStore:
+    """Append, read and inspect the event log of one Neo4j database."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j", encoder: VectorEncoder | None = None) -> None:
+        self.driver = driver
+        self.database = database
+        self.encoder = encoder
+
+    # --- schema -----------------------------------------------------------------------------------
+
+    def create_schema(self) -> None:
+        """Create constraints, indexes and the log head (idempotent)."""
+        dim = self.encoder.dim if self.encoder else 384
+        with self.driver.session(database=self.database) as session:
+            for name in list_cypher("schema"):
+                for statement in load_statements(name):
+                    session.run(statement, dim=dim).consume()
+            session.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).consume()
+
+    def ensure_schema(self) -> None:
+        """Create the schema (idempotent) and check the projection's vectors come from our encoder."""
+        self.create_schema()
+        with self.driver.session(database=self.database) as session:
+            meta = session.run(load_cypher("admin/read_meta")).single()
+            if self.encoder is None:
+                return
+            if meta and meta["encoder_id"] and meta["encoder_id"] != self.encoder.encoder_id:
+                raise SchemaMismatchError(
+                    f"the graph's vectors were made by encoder {meta['encoder_id']}, but the configured "
+                    f"encoder is {self.encoder.encoder_id}; run `./colabench graph rebuild` to re-embed with "
+                    f"it, or set COLABENCH_ENCODER to the original encoder"
+                )
+            if not meta or not meta["encoder_id"]:
+                session.run(
+                    load_cypher("admin/write_meta"),
+                    encoder_id=self.encoder.encoder_id,
+                    dim=self.encoder.dim,
+                    schema_version=SCHEMA_VERSION,
+                ).consume()
+
+    def set_encoder_meta(self) -> None:
+        if self.encoder is None:
+            return
+        with self.driver.session(database=self.database) as session:
+            session.run(
+                load_cypher("admin/write_meta"),
+                encoder_id=self.encoder.encoder_id,
+                dim=self.encoder.dim,
+                schema_version=SCHEMA_VERSION,
+            ).consume()
+
+    # --- writing ----------------------------------------------------------------------------------
+
+    def existing_event_ids(self, ids: Sequence[str]) -> set[str]:
+        with self.driver.session(database=self.database) as session:
+            record = session.run(load_cypher("log/existing_ids"), ids=list(ids)).single()
+        return set(record["existing"]) if record else set()
+
+    def warm_embeddings(self, events: Sequence[NewEvent]) -> None:
+        """Embed (through the cache) every text these events' projection needs, outside any transaction."""
+        if self.encoder is None:
+            return
+        probe = [
+            StoredEvent(
+                event_id="",
+                seq=0,
+                type=new.event.TYPE,
+                occurred_at="",
+                recorded_at="",
+                actor="",
+                payload=new.event.payload(),
+                prev_hash="",
+                hash="",
+            )
+            for new in events
+        ]
+        texts = texts_to_embed(probe)
+        if texts:
+            self.encoder.encode(texts)
+
+    def append(self, events: Sequence[NewEvent]) -> AppendResult:
+        """Append events and project them atomically; events already in the log are skipped."""
+        prepared: dict[str, tuple[NewEvent, dict[str, Any]]] = {}
+        for new in events:
+            payload = new.event.payload()
+            prepared.setdefault(content_event_id(new.event.TYPE, payload), (new, payload))
+        # Embedding happens before the transaction so the log lock is held only for writes.
+        self.warm_embeddings([new for new, _ in prepared.values()])
+
+        def work(tx: ManagedTransaction) -> AppendResult:
+            head = tx.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).single()
+            assert head is not None
+            seq, prev = int(head["seq"]), str(head["hash"])
+            record = tx.run(load_cypher("log/existing_ids"), ids=list(prepared)).single()
+            existing = set(record["existing"]) if record else set()
+            recorded_at = now_iso()
+            stored: list[StoredEvent] = []
+            for event_id, (new, payload) in prepared.items():
+                if event_id in existing:
+                    continue
+                seq += 1
+                fields: dict[str, Any] = {
+                    "event_id": event_id,
+                    "seq": seq,
+                    "type": new.event.TYPE,
+                    "occurred_at": new.occurred_at or recorded_at,
+                    "recorded_at": recorded_at,
+                    "actor": new.actor,
+                    "payload": payload,
+                }
+                digest = chain_hash(prev, fields)
+                stored.append(StoredEvent.model_construct(**fields, prev_hash=prev, hash=digest))
+                prev = digest
+            if stored:
+                self._write(tx, stored)
+            return AppendResult(len(stored), len(events) - len(stored), seq, prev)
+
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
+
+    def _write(self, tx: ManagedTransaction, stored: Sequence[StoredEvent]) -> None:
+        rows = [
+            {
+                "event_id": e.event_id,
+                "seq": e.seq,
+                "type": e.type,
+                "occurred_at": e.occurred_at,
+                "recorded_at": e.recorded_at,
+                "actor": e.actor,
+                "payload": canonical_json(e.payload),
+                "prev_hash": e.prev_hash,
+                "hash": e.hash,
+            }
+            for e in stored
+        ]
+        tx.run(load_cypher("log/create_events"), rows=rows).consume()
+        project_events(tx, stored, self.encoder)
+        tx.run(load_cypher("log/set_head"), seq=stored[-1].seq, hash=stored[-1].hash).consume()
+
+    def import_stored(self, stored: Sequence[StoredEvent]) -> None:
+        """Append records that already carry seq and hashes (import); they must continue the chain."""
+        if not stored:
+            return
+        if self.encoder is not None:
+            texts = texts_to_embed(stored)
+            if texts:
+                self.encoder.encode(texts)
+
+        def work(tx: ManagedTransaction) -> None:
+            head = tx.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).single()
+            assert head is not None
+            if stored[0].seq != int(head["seq"]) + 1 or stored[0].prev_hash != head["hash"]:
+                from graph.errors import ChainBrokenError
+
+                raise ChainBrokenError(
+                    f"imported event seq {stored[0].seq} does not continue the log (head seq {head['seq']})"
+                )
+            self._write(tx, stored)
+
+        with self.driver.session(database=self.database) as session:
+            session.execute_write(work)
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    def head(self) -> LogHead:
+        with self.driver.session(database=self.database) as session:
+            record = session.run(load_cypher("log/read_head"), genesis=GENESIS_HASH).single()
+        assert record is not None
+        return LogHead(int(record["seq"]), str(record["hash"]))
+
+    def read(
+        self, after: int = 0, until: int | None = None, types: Sequence[str] | None = None, page_size: int = 5000
+    ) -> Iterator[StoredEvent]:
+        """Events in seq order with after < seq <= until (until defaults to the current head)."""
+        until = self.head().seq if until is None else until
+        cursor = after
+        while cursor < until:
+            with self.driver.session(database=self.database) as session:
+                records = list(
+                    session.run(
+                        load_cypher("log/read_page"),
+                        after=cursor,
+                        until=until,
+                        types=list(types) if types else None,
+                        limit=page_size,
+                    )
+                )
+            if not records:
+                return
+            for record in records:
+                data = dict(record)
+                data["payload"] = json.loads(data["payload"])
+                yield StoredEvent.model_validate(data)
+            cursor = int(records[-1]["seq"])
+
+    def count_by_type(self) -> dict[str, int]:
+        with self.driver.session(database=self.database) as session:
+            return {r["type"]: int(r["n"]) for r in session.run(load_cypher("log/count_by_type"))}

@@ -1,0 +1,1 @@
+"""Input formats -> events: ColaBench bundles, knowledge-base JSONL, TREC iKAT, LoCoMo, LongMemEval."""

@@ -1,0 +1,645 @@
+"""TREC iKAT topics (2023 test/train, 2024 test, 2025 test) -> the events of profiles, PTKB facts and items.
+
+One topic becomes one profile `ikat:<year>-<split>:<number>` (dataset `ikat-<year>-<split>`):
+
+- each PTKB statement -> a private Fact `<profile>:fact:<ptkb id>` (2025 lists the PTKB without ids: the id
+  is the 1-based position, and `relevant_ptkbs`, which quotes statements, is matched back by text);
+- a first Session `<profile>:ptkb` (ordinal 0) with one user Turn `<profile>:ptkb:<ptkb id>` per statement,
+  stating it verbatim and disclosing its Fact, so that facts are reachable from turns like any other history;
+- the topic title -> a Topic `<profile>:topic` concerning the facts the conversation needs;
+- the conversation -> a second Session `<profile>:conv` (about the topic) of Turns
+  `<profile>:conv:<turn>:user` (raw utterance; the manual rewrite in metadata `resolved_utterance`) and
+  `<profile>:conv:<turn>:assistant` (the canonical response);
+- each conversation turn with gold (PTKB provenance and/or passage provenance / citations) -> an Item
+  `<profile>:item:<turn>` whose question is the raw user utterance and whose reference answer is the
+  canonical response, with one Requirement `<item>:r0`: fact_ids = the relevant PTKB facts, turn_ids = the
+  ptkb-session turns stating them, spans = the provenance passages (whole passage).
+
+History of an item: the ptkb session plus the conversation turns before the asked turn. The conversation
+session also holds the asked turn and everything after it, so item metadata names `asked_in_turn_id` (the
+user turn carrying the question) and `asked_after_turn_id` (the last turn of the item's history: the
+assistant turn before it, or the last ptkb turn); evaluation must cut the history there.
+
+Passages: 2023 ships the provenance passage texts (`<year>_<split>_topics_psg_text.jsonl`); each becomes a
+Document `ikat-psg:<clueweb doc id>:<passage id>` titled with the ClueWeb doc id (text stripped of the outer
+whitespace every passage carries). 2024/2025 have no passage text: provenance stays in item metadata only.
+The 2023 PTKB qrels (`ptkb_rel_nist`, `ptkb_rel_org`), when present next to the topics, go into item
+metadata as {ptkb id: grade}.
+
+`load_ikat(folder)` loads every `<year>_<split>_topics.json` of the folder (result dataset `ikat`, counts
+prefixed with `<year>-<split>.`); `load_ikat(file)` loads one (counts unprefixed).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from graph.events import (
+    DomainEvent,
+    FactDisclosed,
+    FactRecorded,
+    ItemCreated,
+    KnowledgeSpan,
+    NewEvent,
+    ProfileCreated,
+    RequirementMapped,
+    SessionStarted,
+    TopicPlanned,
+    TurnAppended,
+)
+from ingest.adapters import AdapterResult
+from ingest.documents import documents_events, line_count
+from ingest.errors import InputError, Problem, problems_from_validation
+from ingest.jsonl import iter_jsonl, load_json
+
+ACTOR = "ingest:ikat"
+DOC_PREFIX = "ikat-psg"
+QRELS_FILES = ("ptkb_rel_nist", "ptkb_rel_org")
+_TOPICS_FILE = re.compile(r"^(\d{4})_([A-Za-z0-9]+)_topics\.json$")
+
+_LIST_INDEX = re.compile(r"\.(\d+)(?=\.|$)")
+
+
+def _field(where: str, loc: str) -> str:
+    """`[0].turns` + pydantic's `turns.2.text` style loc -> `[0].turns[2].text`."""
+    loc = _LIST_INDEX.sub(r"[\1]", f".{loc}")
+    return f"{where}{loc}" if where else loc.lstrip(".")
+
+
+# --- raw format -----------------------------------------------------------------------------------
+
+
+class _RawTurn(BaseModel):
+    """A turn of 2023/2024 (`utterance`, `ptkb_provenance`, `response_provenance`) or 2025
+    (`user_utterance`, `relevant_ptkbs`, `citations`)."""
+
+    model_config = ConfigDict(extra="allow")
+    turn_id: int
+    utterance: str | None = None
+    user_utterance: str | None = None
+    resolved_utterance: str | None = None
+    response: str
+    ptkb_provenance: list[int | str] | None = None
+    relevant_ptkbs: list[int | str] | None = None
+    response_provenance: list[str] | None = None
+    citations: list[str] | None = None
+
+
+class _RawTopic(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    number: int | str
+    title: str
+    ptkb: dict[str, str] | list[str]
+    turns: list[_RawTurn] | None = None
+    responses: list[_RawTurn] | None = None
+
+
+class _RawPassage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    doc_id: str
+    passage_id: str | int
+    passage_text: str
+
+
+# --- parsed form ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Turn:
+    number: int
+    utterance: str
+    resolved: str | None
+    response: str
+    ptkb_field: str
+    ptkb_refs: list[int | str]
+    provenance_field: str
+    provenance: list[str]
+
+
+@dataclass
+class _Topic:
+    number: str
+    title: str
+    ptkb: list[tuple[str, str]]  # (ptkb id, statement) in file order
+    turns: list[_Turn]
+
+
+@dataclass
+class _Set:
+    path: Path
+    year: str
+    split: str
+    topics: list[_Topic]
+    passages: dict[str, dict[str, Any]] = field(default_factory=dict)  # "<doc>:<passage>" -> document record
+    psg_path: Path | None = None
+
+    @property
+    def tag(self) -> str:
+        return f"{self.year}-{self.split}"
+
+    @property
+    def dataset(self) -> str:
+        return f"ikat-{self.tag}"
+
+
+# Qrels: topic number -> turn number -> ptkb id -> grade.
+_Qrels = dict[str, dict[int, dict[str, int]]]
+
+
+def load_ikat(path: Path) -> AdapterResult:
+    """Events of one iKAT topics file, or of every topics file of a folder (validated before any event)."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if _TOPICS_FILE.match(p.name))
+        if not files:
+            raise InputError([Problem(str(path), None, "(folder)", "no <year>_<split>_topics.json file in it")])
+        folder = path
+    elif path.is_file():
+        files, folder = [path], path.parent
+    else:
+        raise InputError([Problem(str(path), None, "(path)", "no such file or folder")])
+
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    qrels = {name: _read_qrels(folder / name, problems) for name in QRELS_FILES if (folder / name).is_file()}
+    sets = [_read_set(file, problems) for file in files]
+    if problems:
+        raise InputError(problems)
+
+    events: list[NewEvent] = []
+    counts: dict[str, int] = {}
+    seen_docs: set[str] = set()
+    for ikat_set in sets:
+        set_counts = _set_events(ikat_set, qrels, events, warnings, seen_docs)
+        prefix = f"{ikat_set.tag}." if path.is_dir() else ""
+        counts.update({f"{prefix}{k}": v for k, v in set_counts.items()})
+    if path.is_dir():
+        counts["documents"] = len(seen_docs)
+        counts["profiles"] = sum(len(s.topics) for s in sets)
+        counts["items"] = sum(v for k, v in counts.items() if k.endswith(".items"))
+    dataset = sets[0].dataset if not path.is_dir() else "ikat"
+    return AdapterResult(dataset, events, counts, warnings)
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+
+def _validate(
+    model: type[BaseModel], value: Any, file: Path, line: int | None, where: str, problems: list[Problem]
+) -> Any:
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        for p in problems_from_validation(str(file), line, exc):
+            problems.append(Problem(p.file, p.line, _field(where, p.field), p.message))
+        return None
+
+
+def _read_set(file: Path, problems: list[Problem]) -> _Set:
+    match = _TOPICS_FILE.match(file.name)
+    year, split = (match.group(1), match.group(2)) if match else ("unknown", file.stem)
+    raw = load_json(file)
+    ikat_set = _Set(file, year, split, [])
+    if not isinstance(raw, list):
+        problems.append(Problem(str(file), None, "(root)", "expected a JSON array of topics"))
+        return ikat_set
+    numbers: dict[str, int] = {}
+    for index, value in enumerate(raw):
+        where = f"[{index}]"
+        topic = _validate(_RawTopic, value, file, None, where, problems)
+        if topic is None:
+            continue
+        parsed = _parse_topic(topic, file, where, problems)
+        if parsed is None:
+            continue
+        if parsed.number in numbers:
+            problems.append(
+                Problem(
+                    str(file),
+                    None,
+                    f"{where}.number",
+                    f"duplicate topic number {parsed.number!r} (first at [{numbers[parsed.number]}])",
+                )
+            )
+            continue
+        numbers[parsed.number] = index
+        ikat_set.topics.append(parsed)
+    psg = file.with_name(file.name.replace("_topics.json", "_topics_psg_text.jsonl"))
+    if psg != file and psg.is_file():
+        ikat_set.psg_path = psg
+        ikat_set.passages = _read_passages(psg, problems)
+    return ikat_set
+
+
+def _parse_topic(topic: _RawTopic, file: Path, where: str, problems: list[Problem]) -> _Topic | None:
+    n_before = len(problems)
+    if (topic.turns is None) == (topic.responses is None):
+        problems.append(
+            Problem(
+                str(file), None, f"{where}.turns", "expected exactly one of `turns` (2023/2024) or `responses` (2025)"
+            )
+        )
+        return None
+    turns_field = "turns" if topic.turns is not None else "responses"
+    raw_turns = topic.turns if topic.turns is not None else topic.responses
+    assert raw_turns is not None
+    if isinstance(topic.ptkb, dict):
+        ptkb = list(topic.ptkb.items())
+    else:
+        ptkb = [(str(i), text) for i, text in enumerate(topic.ptkb, start=1)]
+    for ptkb_id, text in ptkb:
+        if not text.strip():
+            problems.append(Problem(str(file), None, f"{where}.ptkb.{ptkb_id}", "empty PTKB statement"))
+    turns: list[_Turn] = []
+    seen: set[int] = set()
+    for t_index, raw in enumerate(raw_turns):
+        t_where = f"{where}.{turns_field}[{t_index}]"
+        utterance = raw.utterance if raw.utterance is not None else raw.user_utterance
+        if utterance is None:
+            problems.append(
+                Problem(str(file), None, f"{t_where}.utterance", "missing (expected `utterance` or `user_utterance`)")
+            )
+            continue
+        if raw.turn_id in seen:
+            problems.append(Problem(str(file), None, f"{t_where}.turn_id", f"duplicate turn_id {raw.turn_id}"))
+            continue
+        seen.add(raw.turn_id)
+        ptkb_field = "ptkb_provenance" if raw.ptkb_provenance is not None else "relevant_ptkbs"
+        prov_field = "response_provenance" if raw.response_provenance is not None else "citations"
+        turns.append(
+            _Turn(
+                number=raw.turn_id,
+                utterance=utterance,
+                resolved=raw.resolved_utterance,
+                response=raw.response,
+                ptkb_field=ptkb_field,
+                ptkb_refs=list(raw.ptkb_provenance or raw.relevant_ptkbs or []),
+                provenance_field=prov_field,
+                provenance=list(raw.response_provenance or raw.citations or []),
+            )
+        )
+    if len(problems) > n_before:
+        return None
+    return _Topic(str(topic.number), topic.title, ptkb, turns)
+
+
+def _read_passages(path: Path, problems: list[Problem]) -> dict[str, dict[str, Any]]:
+    passages: dict[str, dict[str, Any]] = {}
+    first_line: dict[str, int] = {}
+    for number, raw in iter_jsonl(path, problems):
+        passage = _validate(_RawPassage, raw, path, number, "", problems)
+        if passage is None:
+            continue
+        key = f"{passage.doc_id}:{passage.passage_id}"
+        text = passage.passage_text.strip()
+        if not text:
+            problems.append(Problem(str(path), number, "passage_text", "empty passage text"))
+            continue
+        if key in passages:
+            if passages[key]["text"] != text:
+                problems.append(
+                    Problem(
+                        str(path),
+                        number,
+                        "passage_id",
+                        f"passage {key!r} given twice with different texts (first on line {first_line[key]})",
+                    )
+                )
+            continue
+        first_line[key] = number
+        passages[key] = {
+            "doc_id": f"{DOC_PREFIX}:{key}",
+            "title": passage.doc_id,
+            "text": text,
+            "source": "clueweb22",
+            "collection": "trec-ikat-passages",
+            "metadata": {"clueweb_doc_id": passage.doc_id, "passage_id": str(passage.passage_id)},
+        }
+    return passages
+
+
+def _read_qrels(path: Path, problems: list[Problem]) -> _Qrels:
+    """`<topic>_<turn> 0 <ptkb id> <grade>` per line."""
+    qrels: _Qrels = {}
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 4 or "_" not in parts[0]:
+                problems.append(
+                    Problem(
+                        str(path),
+                        number,
+                        "(line)",
+                        f"expected '<topic>_<turn> 0 <ptkb id> <grade>', got {line.strip()!r}",
+                    )
+                )
+                continue
+            topic, _, turn = parts[0].rpartition("_")
+            try:
+                turn_no, grade = int(turn), int(parts[3])
+            except ValueError:
+                problems.append(
+                    Problem(str(path), number, "(line)", f"turn and grade must be integers: {line.strip()!r}")
+                )
+                continue
+            qrels.setdefault(topic, {}).setdefault(turn_no, {})[parts[2]] = grade
+    return qrels
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def _resolve_ptkb(topic: _Topic, refs: list[int | str]) -> tuple[list[str], list[str]]:
+    """PTKB references (ids, or statement texts in 2025) -> (ptkb ids in order without repeats, unresolved)."""
+    ids = {ptkb_id for ptkb_id, _ in topic.ptkb}
+    by_text: dict[str, str] = {}
+    for ptkb_id, text in topic.ptkb:
+        by_text.setdefault(text, ptkb_id)
+        by_text.setdefault(" ".join(text.split()).casefold(), ptkb_id)
+    resolved: dict[str, None] = {}
+    unresolved: list[str] = []
+    for ref in refs:
+        key = str(ref)
+        found = key if key in ids else by_text.get(key) or by_text.get(" ".join(key.split()).casefold())
+        if found is None:
+            unresolved.append(key)
+        else:
+            resolved[found] = None
+    return list(resolved), unresolved
+
+
+def _set_events(
+    ikat_set: _Set, qrels: dict[str, _Qrels], events: list[NewEvent], warnings: list[str], seen_docs: set[str]
+) -> dict[str, int]:
+    def emit(event: DomainEvent) -> None:
+        events.append(NewEvent(event, ACTOR))
+
+    file = ikat_set.path.name
+    counts = {
+        "topics": len(ikat_set.topics),
+        "turns": 0,
+        "ptkb_statements": 0,
+        "turns_with_gold_ptkb": 0,
+        "gold_ptkb_links": 0,
+        "unresolved_ptkb_links": 0,
+        "turns_with_passage_provenance": 0,
+        "passage_provenance_links": 0,
+        "passages_with_text": len(ikat_set.passages),
+        "provenance_links_without_text": 0,
+        "items": 0,
+        "sessions": 0,
+        "turn_events": 0,
+        "fact_disclosures": 0,
+        "spans": 0,
+    }
+    fresh_passages = []
+    for record in ikat_set.passages.values():
+        if record["doc_id"] in seen_docs:
+            continue
+        seen_docs.add(record["doc_id"])
+        fresh_passages.append(record)
+    for event in documents_events(fresh_passages):
+        emit(event)
+    if ikat_set.year == "2023" and not ikat_set.passages:
+        warnings.append(f"{file}: no passage text file next to it; provenance kept in item metadata, no spans")
+    set_qrels = {name: q for name, q in qrels.items() if ikat_set.year == "2023"}
+    for name in set_qrels:
+        counts[f"{name}_turns"] = 0
+
+    for topic in ikat_set.topics:
+        profile = f"ikat:{ikat_set.tag}:{topic.number}"
+        counts["turns"] += len(topic.turns)
+        counts["ptkb_statements"] += len(topic.ptkb)
+        gold = []
+        for turn in topic.turns:
+            ptkb_ids, unresolved = _resolve_ptkb(topic, turn.ptkb_refs)
+            gold.append((ptkb_ids, unresolved))
+            for ref in unresolved:
+                warnings.append(
+                    f"{file}: topic {topic.number} turn {turn.number}: {turn.ptkb_field} {ref!r} "
+                    "matches no PTKB statement (kept in item metadata `unresolved_ptkbs`)"
+                )
+        concerned = list(dict.fromkeys(f"{profile}:fact:{pid}" for ids, _ in gold for pid in ids))
+        attributes: dict[str, Any] = {"ikat_topic": topic.number, "year": ikat_set.year, "split": ikat_set.split}
+        if "-" in topic.number:
+            attributes["conversation_seed"] = topic.number.split("-")[0]
+        emit(
+            ProfileCreated(
+                profile_id=profile,
+                dataset=ikat_set.dataset,
+                name=f"iKAT {ikat_set.year} {ikat_set.split} topic {topic.number}",
+                description=topic.title,
+                attributes=attributes,
+            )
+        )
+        texts = dict(topic.ptkb)
+        for ptkb_id, text in topic.ptkb:
+            emit(
+                FactRecorded(
+                    fact_id=f"{profile}:fact:{ptkb_id}",
+                    profile_id=profile,
+                    text=text,
+                    private=True,
+                    category="ptkb",
+                    metadata={"ptkb_id": ptkb_id},
+                )
+            )
+        topic_id = f"{profile}:topic"
+        emit(TopicPlanned(topic_id=topic_id, profile_id=profile, title=topic.title, fact_ids=concerned))
+
+        session_ordinal = 0
+        last_history_turn: str | None = None
+        if topic.ptkb:
+            ptkb_session = f"{profile}:ptkb"
+            emit(
+                SessionStarted(
+                    session_id=ptkb_session,
+                    profile_id=profile,
+                    ordinal=0,
+                    metadata={
+                        "kind": "ptkb",
+                        "synthetic": True,
+                        "note": "the user states each PTKB statement verbatim, in PTKB order",
+                    },
+                )
+            )
+            for ordinal, (ptkb_id, text) in enumerate(topic.ptkb):
+                emit(
+                    TurnAppended(
+                        turn_id=f"{ptkb_session}:{ptkb_id}",
+                        session_id=ptkb_session,
+                        ordinal=ordinal,
+                        role="user",
+                        text=text,
+                        metadata={"ptkb_id": ptkb_id},
+                    )
+                )
+            for ptkb_id, _ in topic.ptkb:
+                emit(FactDisclosed(fact_id=f"{profile}:fact:{ptkb_id}", turn_id=f"{ptkb_session}:{ptkb_id}"))
+            last_history_turn = f"{ptkb_session}:{topic.ptkb[-1][0]}"
+            session_ordinal = 1
+            counts["sessions"] += 1
+            counts["turn_events"] += len(topic.ptkb)
+            counts["fact_disclosures"] += len(topic.ptkb)
+
+        conv = f"{profile}:conv"
+        emit(
+            SessionStarted(
+                session_id=conv,
+                profile_id=profile,
+                ordinal=session_ordinal,
+                topic_id=topic_id,
+                metadata={"kind": "conversation"},
+            )
+        )
+        counts["sessions"] += 1
+        asked_after: list[str | None] = []
+        for index, turn in enumerate(topic.turns):
+            asked_after.append(last_history_turn)
+            meta: dict[str, Any] = {"ikat_turn_id": turn.number}
+            if turn.resolved is not None:
+                meta["resolved_utterance"] = turn.resolved
+            emit(
+                TurnAppended(
+                    turn_id=f"{conv}:{turn.number}:user",
+                    session_id=conv,
+                    ordinal=2 * index,
+                    role="user",
+                    text=turn.utterance,
+                    metadata=meta,
+                )
+            )
+            emit(
+                TurnAppended(
+                    turn_id=f"{conv}:{turn.number}:assistant",
+                    session_id=conv,
+                    ordinal=2 * index + 1,
+                    role="assistant",
+                    text=turn.response,
+                    metadata={"ikat_turn_id": turn.number},
+                )
+            )
+            last_history_turn = f"{conv}:{turn.number}:assistant"
+            counts["turn_events"] += 2
+
+        topic_qrels = {name: q.get(topic.number, {}) for name, q in set_qrels.items()}
+        turn_numbers = {turn.number for turn in topic.turns}
+        for name, by_turn in topic_qrels.items():
+            for turn_no, grades in by_turn.items():
+                bad = sorted(set(grades) - set(texts))
+                if turn_no not in turn_numbers:
+                    warnings.append(f"{name}: {topic.number}_{turn_no}: no such turn in {file}")
+                elif bad:
+                    warnings.append(f"{name}: {topic.number}_{turn_no}: PTKB ids {bad} not in the topic's PTKB")
+
+        for turn, (ptkb_ids, unresolved), after in zip(topic.turns, gold, asked_after, strict=True):
+            if turn.ptkb_refs:
+                counts["turns_with_gold_ptkb"] += 1
+            counts["gold_ptkb_links"] += len(ptkb_ids)
+            counts["unresolved_ptkb_links"] += len(unresolved)
+            provenance = list(dict.fromkeys(turn.provenance))
+            if turn.provenance:
+                counts["turns_with_passage_provenance"] += 1
+            counts["passage_provenance_links"] += len(turn.provenance)
+            if len(provenance) < len(turn.provenance):
+                warnings.append(
+                    f"{file}: topic {topic.number} turn {turn.number}: {turn.provenance_field} lists "
+                    "an id twice (raw list kept in metadata, counted once in spans)"
+                )
+            turn_qrels = {name: by_turn[turn.number] for name, by_turn in topic_qrels.items() if turn.number in by_turn}
+            for name in turn_qrels:
+                counts[f"{name}_turns"] += 1
+            if not (turn.ptkb_refs or turn.provenance):
+                for name in turn_qrels:
+                    warnings.append(
+                        f"{name}: {topic.number}_{turn.number}: judged turn has no gold provenance, "
+                        "so no item carries its judgements"
+                    )
+                continue
+            spans: list[KnowledgeSpan] = []
+            without_text: list[str] = []
+            if ikat_set.passages:
+                for key in provenance:
+                    passage = ikat_set.passages.get(key)
+                    if passage is None:
+                        without_text.append(key)
+                        continue
+                    spans.append(
+                        KnowledgeSpan(doc_id=passage["doc_id"], start_line=1, end_line=line_count(passage["text"]))
+                    )
+                if without_text:
+                    counts["provenance_links_without_text"] += len(without_text)
+                    warnings.append(
+                        f"{file}: topic {topic.number} turn {turn.number}: provenance {without_text} "
+                        f"has no text in {ikat_set.psg_path.name if ikat_set.psg_path else '-'}"
+                    )
+            counts["spans"] += len(spans)
+            fact_ids = [f"{profile}:fact:{pid}" for pid in ptkb_ids]
+            item_id = f"{profile}:item:{turn.number}"
+            metadata: dict[str, Any] = {
+                "ikat_topic": topic.number,
+                "ikat_turn_id": turn.number,
+                "asked_in_turn_id": f"{conv}:{turn.number}:user",
+                "asked_after_turn_id": after,
+                "resolved_utterance": turn.resolved,
+                turn.ptkb_field: turn.ptkb_refs,
+                turn.provenance_field: turn.provenance,
+            }
+            if unresolved:
+                metadata["unresolved_ptkbs"] = unresolved
+            if without_text:
+                metadata["provenance_without_text"] = without_text
+            for name, grades in turn_qrels.items():
+                metadata[name] = grades
+            labels = []
+            if fact_ids:
+                labels.append("personalized")
+            if len(fact_ids) > 1:
+                labels.append("multi_fact")
+            if turn.provenance:
+                labels.append("grounded")
+            if turn.resolved is not None and turn.resolved.strip() and turn.resolved.strip() != turn.utterance.strip():
+                labels.append("context_dependent")
+            emit(
+                ItemCreated(
+                    item_id=item_id,
+                    profile_id=profile,
+                    dataset=ikat_set.dataset,
+                    question=turn.utterance,
+                    reference_answer=turn.response,
+                    support_doc_ids=list(dict.fromkeys(span.doc_id for span in spans)),
+                    labels=labels,
+                    metadata=metadata,
+                )
+            )
+            emit(
+                RequirementMapped(
+                    requirement_id=f"{item_id}:r0",
+                    item_id=item_id,
+                    ordinal=0,
+                    text=_requirement_text(turn, [texts[pid] for pid in ptkb_ids], len(provenance)),
+                    turn_ids=[f"{profile}:ptkb:{pid}" for pid in ptkb_ids],
+                    fact_ids=fact_ids,
+                    session_ids=[f"{profile}:ptkb"] if fact_ids else [],
+                    spans=spans,
+                )
+            )
+            counts["items"] += 1
+    return counts
+
+
+def _requirement_text(turn: _Turn, statements: list[str], n_passages: int) -> str:
+    request = turn.resolved.strip() if turn.resolved and turn.resolved.strip() else turn.utterance
+    parts = [f"Respond to: {request}"]
+    if statements:
+        parts.append("taking into account what the user said: " + " | ".join(statements))
+    if n_passages:
+        parts.append(f"grounded in {n_passages} provenance passage(s)")
+    return "; ".join(parts)

@@ -1,0 +1,388 @@
+"""LongMemEval (S and oracle records) -> the events of haystack sessions and one item per question.
+
+`load_longmemeval(path)`: `longmemeval_s*.json(.gz)` (dataset `longmemeval-s`, id prefix `lme-s`),
+`longmemeval_oracle*.json(.gz)` (dataset `longmemeval-oracle`, prefix `lme-oracle`), or a folder holding
+them (every such file; result dataset `longmemeval`, counts prefixed with `s.` / `oracle.`).
+
+Mapping (one question = one profile `<prefix>:<question_id>`, since every question has its own haystack):
+
+- haystack session i -> Session `<profile>:<haystack session id>` (ordinal = haystack position, source_id =
+  the original id, started_at = the original `haystack_dates[i]` string, ISO form in metadata
+  `started_at_iso`). A session id listed twice in one haystack (it happens in S) keeps the first id; later
+  copies get `@<haystack index>` appended (warning). Haystack order is kept even where the dates are not
+  sorted (counted as `sessions_out_of_date_order`); sessions dated after the question are counted too.
+- each message -> Turn `<session>:<index>` (role as given; `has_answer` copied to metadata when present).
+- the question -> Item `<profile>:q` (question, answer stringified, question_type, asked_at = the original
+  question_date, ISO in metadata; label `abstention` for `_abs` ids) with one Requirement `<item>:r0`:
+  turn_ids = every `has_answer` turn (user and assistant: single-session-assistant evidence is an assistant
+  turn; user ones are also listed in item metadata `evidence_user_turn_ids`), session_ids = the answer
+  sessions. Answer sessions missing from the haystack, or without any has_answer turn (all of them for
+  abstention questions), are reported in warnings and item metadata, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from graph.events import (
+    DomainEvent,
+    ItemCreated,
+    NewEvent,
+    ProfileCreated,
+    RequirementMapped,
+    SessionStarted,
+    TurnAppended,
+)
+from ingest.adapters import AdapterResult
+from ingest.errors import InputError, Problem, problems_from_validation
+from ingest.jsonl import load_json
+
+ACTOR = "ingest:longmemeval"
+DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"  # "2023/05/30 (Tue) 23:40"
+_FILE = re.compile(r"^longmemeval_(s|m|oracle)(?:_[A-Za-z0-9]+)*\.json(?:\.gz)?$")
+
+_LIST_INDEX = re.compile(r"\.(\d+)(?=\.|$)")
+
+
+def _field(where: str, loc: str) -> str:
+    """`[0].turns` + pydantic's `turns.2.text` style loc -> `[0].turns[2].text`."""
+    loc = _LIST_INDEX.sub(r"[\1]", f".{loc}")
+    return f"{where}{loc}" if where else loc.lstrip(".")
+
+
+@dataclass(frozen=True)
+class _Variant:
+    key: str  # "s" | "m" | "oracle"
+
+    @property
+    def dataset(self) -> str:
+        return f"longmemeval-{self.key}"
+
+    @property
+    def prefix(self) -> str:
+        return f"lme-{self.key}"
+
+
+class _RawMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: Literal["user", "assistant"]
+    content: str
+    has_answer: bool | None = None
+
+
+class _RawRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    question_id: str
+    question_type: str
+    question: str
+    answer: str | int | float
+    question_date: str
+    haystack_session_ids: list[str]
+    haystack_dates: list[str]
+    haystack_sessions: list[list[_RawMessage]]
+    answer_session_ids: list[str]
+
+
+def parse_date(text: str) -> str | None:
+    """ISO form of a LongMemEval date ("2023/05/30 (Tue) 23:40" -> "2023-05-30T23:40:00"), else None."""
+    try:
+        return datetime.strptime(" ".join(text.split()), DATE_FORMAT).isoformat()
+    except ValueError:
+        return None
+
+
+def load_longmemeval(path: Path, variant: str | None = None) -> AdapterResult:
+    """Events of one LongMemEval file, or of every S/M/oracle file of a folder (validated before any event).
+
+    `variant` ("s", "m" or "oracle") names the variant of a single file whose name does not tell it.
+    """
+    path = Path(path)
+    if variant is not None and variant not in ("s", "m", "oracle"):
+        raise InputError([Problem(str(path), None, "(variant)", f"expected s, m or oracle, got {variant!r}")])
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if _FILE.match(p.name))
+        if not files:
+            raise InputError([Problem(str(path), None, "(folder)", "no longmemeval_<s|m|oracle>*.json(.gz) file")])
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError([Problem(str(path), None, "(path)", "no such file or folder")])
+
+    problems: list[Problem] = []
+    loaded: list[tuple[Path, _Variant, list[_RawRecord]]] = []
+    for file in files:
+        match = _FILE.match(file.name)
+        if variant is not None and not path.is_dir():
+            loaded.append((file, _Variant(variant), _read(file, problems)))
+            continue
+        if match is None:
+            problems.append(
+                Problem(
+                    str(file),
+                    None,
+                    "(file name)",
+                    "cannot tell S from oracle: expected longmemeval_<s|m|oracle>*.json(.gz), or pass variant",
+                )
+            )
+            continue
+        loaded.append((file, _Variant(match.group(1)), _read(file, problems)))
+    variants = Counter(v.key for _, v, _ in loaded)
+    for key, n in variants.items():
+        if n > 1:
+            problems.append(
+                Problem(str(path), None, "(folder)", f"{n} files of variant {key!r}: their ids would clash")
+            )
+    if problems:
+        raise InputError(problems)
+
+    events: list[NewEvent] = []
+    warnings: list[str] = []
+    counts: dict[str, int] = {}
+    for file, kind, records in loaded:
+        set_counts = _events(file, kind, records, events, warnings)
+        prefix = f"{kind.key}." if path.is_dir() else ""
+        counts.update({f"{prefix}{k}": v for k, v in set_counts.items()})
+    dataset = loaded[0][1].dataset if not path.is_dir() else "longmemeval"
+    return AdapterResult(dataset, events, counts, warnings)
+
+
+def _read(file: Path, problems: list[Problem]) -> list[_RawRecord]:
+    raw = load_json(file)
+    if not isinstance(raw, list):
+        problems.append(Problem(str(file), None, "(root)", "expected a JSON array of question records"))
+        return []
+    records: list[_RawRecord] = []
+    seen: dict[str, int] = {}
+    for index, value in enumerate(raw):
+        where = f"[{index}]"
+        try:
+            record = _RawRecord.model_validate(value)
+        except ValidationError as exc:
+            qid = value.get("question_id") if isinstance(value, dict) else None
+            label = f"{where}({qid})" if isinstance(qid, str) else where
+            problems.extend(
+                Problem(p.file, None, _field(label, p.field), p.message)
+                for p in problems_from_validation(str(file), None, exc)
+            )
+            continue
+        where = f"[{index}]({record.question_id})"
+        if record.question_id in seen:
+            problems.append(
+                Problem(
+                    str(file),
+                    None,
+                    f"{where}.question_id",
+                    f"duplicate question_id (first at [{seen[record.question_id]}])",
+                )
+            )
+            continue
+        seen[record.question_id] = index
+        n = len(record.haystack_session_ids)
+        if len(record.haystack_dates) != n or len(record.haystack_sessions) != n:
+            problems.append(
+                Problem(
+                    str(file),
+                    None,
+                    f"{where}.haystack_sessions",
+                    f"haystack_session_ids ({n}), haystack_dates ({len(record.haystack_dates)}) and "
+                    f"haystack_sessions ({len(record.haystack_sessions)}) differ in length",
+                )
+            )
+            continue
+        records.append(record)
+    return records
+
+
+def _events(
+    file: Path, variant: _Variant, records: list[_RawRecord], events: list[NewEvent], warnings: list[str]
+) -> dict[str, int]:
+    def emit(event: DomainEvent, at: str | None = None) -> None:
+        events.append(NewEvent(event, ACTOR, at))
+
+    name = file.name
+    counts = {
+        "questions": len(records),
+        "abstention": 0,
+        "sessions": 0,
+        "turns": 0,
+        "user_turns": 0,
+        "has_answer_turns": 0,
+        "has_answer_user_turns": 0,
+        "answer_sessions": 0,
+        "answer_sessions_missing": 0,
+        "answer_sessions_without_has_answer": 0,
+        "has_answer_outside_answer_sessions": 0,
+        "duplicate_session_ids": 0,
+        "empty_turns": 0,
+        "sessions_out_of_date_order": 0,
+        "sessions_after_question": 0,
+        "dates_unparsed": 0,
+        "sessions_min": 0,
+        "sessions_max": 0,
+    }
+    sizes = [len(r.haystack_sessions) for r in records]
+    if sizes:
+        counts["sessions_min"], counts["sessions_max"] = min(sizes), max(sizes)
+    for record in records:
+        qid = record.question_id
+        profile = f"{variant.prefix}:{qid}"
+        asked_iso = parse_date(record.question_date)
+        if asked_iso is None:
+            counts["dates_unparsed"] += 1
+            warnings.append(f"{name} {qid}: question_date {record.question_date!r} not parsed (kept as is)")
+        emit(
+            ProfileCreated(
+                profile_id=profile,
+                dataset=variant.dataset,
+                name=f"LongMemEval {variant.key} {qid}",
+                description=f"the user of LongMemEval question {qid} ({record.question_type})",
+                attributes={
+                    "question_id": qid,
+                    "question_type": record.question_type,
+                    "n_sessions": len(record.haystack_sessions),
+                },
+            )
+        )
+        session_ids: dict[str, list[str]] = {}  # original id -> our ids (several when repeated)
+        has_answer_turns: list[str] = []
+        user_evidence: list[str] = []
+        sessions_with_answer: set[str] = set()
+        previous_iso: str | None = None
+        for index, (source_id, date, messages) in enumerate(
+            zip(record.haystack_session_ids, record.haystack_dates, record.haystack_sessions, strict=True)
+        ):
+            session_id = f"{profile}:{source_id}"
+            if source_id in session_ids:
+                session_id = f"{session_id}@{index}"
+                counts["duplicate_session_ids"] += 1
+                warnings.append(
+                    f"{name} {qid}: haystack session {source_id!r} listed again at index {index}; "
+                    f"this copy is {session_id!r}"
+                )
+            session_ids.setdefault(source_id, []).append(session_id)
+            iso = parse_date(date)
+            metadata: dict[str, Any] = {"haystack_index": index}
+            if iso is None:
+                counts["dates_unparsed"] += 1
+                warnings.append(f"{name} {qid}: haystack date {date!r} not parsed (kept as is)")
+            else:
+                metadata["started_at_iso"] = iso
+                if previous_iso is not None and iso < previous_iso:
+                    counts["sessions_out_of_date_order"] += 1
+                if asked_iso is not None and iso > asked_iso:
+                    counts["sessions_after_question"] += 1
+                previous_iso = iso
+            emit(
+                SessionStarted(
+                    session_id=session_id,
+                    profile_id=profile,
+                    ordinal=index,
+                    started_at=date,
+                    source_id=source_id,
+                    metadata=metadata,
+                ),
+                iso,
+            )
+            counts["sessions"] += 1
+            for t_index, message in enumerate(messages):
+                turn_id = f"{session_id}:{t_index}"
+                turn_meta: dict[str, Any] = {}
+                if message.has_answer is not None:
+                    turn_meta["has_answer"] = message.has_answer
+                emit(
+                    TurnAppended(
+                        turn_id=turn_id,
+                        session_id=session_id,
+                        ordinal=t_index,
+                        role=message.role,
+                        text=message.content,
+                        metadata=turn_meta,
+                    ),
+                    iso,
+                )
+                counts["turns"] += 1
+                counts["user_turns"] += message.role == "user"
+                counts["empty_turns"] += not message.content.strip()
+                if message.has_answer:
+                    has_answer_turns.append(turn_id)
+                    sessions_with_answer.add(source_id)
+                    counts["has_answer_turns"] += 1
+                    if message.role == "user":
+                        user_evidence.append(turn_id)
+                        counts["has_answer_user_turns"] += 1
+
+        answer_sessions = list(dict.fromkeys(record.answer_session_ids))
+        missing = [s for s in answer_sessions if s not in session_ids]
+        without_answer = [s for s in answer_sessions if s in session_ids and s not in sessions_with_answer]
+        outside = sorted(sessions_with_answer - set(answer_sessions))
+        counts["answer_sessions"] += len(answer_sessions)
+        counts["answer_sessions_missing"] += len(missing)
+        counts["answer_sessions_without_has_answer"] += len(without_answer)
+        counts["has_answer_outside_answer_sessions"] += len(outside)
+        if missing:
+            warnings.append(
+                f"{name} {qid}: answer sessions {missing} are not in the haystack "
+                "(item metadata `answer_sessions_missing`)"
+            )
+        if without_answer:
+            warnings.append(
+                f"{name} {qid}: answer sessions {without_answer} have no has_answer turn "
+                "(item metadata `answer_sessions_without_has_answer`)"
+            )
+        if outside:
+            warnings.append(f"{name} {qid}: has_answer turns in sessions {outside} that are not answer sessions")
+
+        abstention = qid.endswith("_abs")
+        counts["abstention"] += abstention
+        labels = ["abstention"] if abstention else []
+        if len(answer_sessions) > 1:
+            labels.append("multi_session")
+        metadata = {
+            "question_id": qid,
+            "abstention": abstention,
+            "answer_session_ids": record.answer_session_ids,
+            "has_answer_turn_ids": has_answer_turns,
+            "evidence_user_turn_ids": user_evidence,
+            "n_haystack_sessions": len(record.haystack_sessions),
+        }
+        if asked_iso is not None:
+            metadata["asked_at_iso"] = asked_iso
+        if missing:
+            metadata["answer_sessions_missing"] = missing
+        if without_answer:
+            metadata["answer_sessions_without_has_answer"] = without_answer
+        item_id = f"{profile}:q"
+        answer = record.answer if isinstance(record.answer, str) else str(record.answer)
+        emit(
+            ItemCreated(
+                item_id=item_id,
+                profile_id=profile,
+                dataset=variant.dataset,
+                question=record.question,
+                reference_answer=answer,
+                asked_at=record.question_date,
+                question_type=record.question_type,
+                labels=labels,
+                metadata=metadata,
+            ),
+            asked_iso,
+        )
+        emit(
+            RequirementMapped(
+                requirement_id=f"{item_id}:r0",
+                item_id=item_id,
+                ordinal=0,
+                text=f"Evidence for: {record.question}",
+                turn_ids=has_answer_turns,
+                session_ids=[sid for s in answer_sessions for sid in session_ids.get(s, [])],
+            ),
+            asked_iso,
+        )
+    return counts

@@ -1,0 +1,156 @@
+"""Records of the ColaBench bundle format. `./colabench schema` prints their JSON Schema.
+
+A bundle is a folder (or .tar.gz of one) holding `bundle.json` (the manifest) and JSONL files:
+documents, doc_links, profiles, facts, topics, sessions (turns inline), items (requirements inline).
+Document lines are text.split('\\n'), numbered from 1; line ranges are inclusive.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Id = str
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class BundleManifest(Record):
+    """bundle.json: what the bundle is and where its documents come from."""
+
+    name: str = Field(description="dataset name; items and profiles are tagged with it", pattern=r"^[A-Za-z0-9_.-]+$")
+    version: str = "1"
+    description: str = ""
+    licence: str = ""
+    attribution: list[str] = Field(default_factory=list)
+    files: dict[str, str] = Field(default_factory=dict, description="optional override of file names per record kind")
+
+
+class DocumentRecord(Record):
+    doc_id: Id = Field(min_length=1)
+    title: str
+    text: str = Field(min_length=1)
+    url: str | None = None
+    source: str | None = None
+    collection: str | None = None
+    publisher: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class DocLinkRecord(Record):
+    src: Id
+    dst: Id
+    description: str = ""
+    weight: float = 1.0
+
+
+class ProfileRecord(Record):
+    profile_id: Id = Field(min_length=1)
+    name: str | None = None
+    description: str | None = None
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class FactRecord(Record):
+    fact_id: Id = Field(min_length=1)
+    profile_id: Id
+    text: str = Field(min_length=1)
+    private: bool = True
+    category: str | None = None
+
+
+class TopicRecord(Record):
+    topic_id: Id = Field(min_length=1)
+    profile_id: Id
+    title: str
+    intent: str = ""
+    fact_ids: list[Id] = Field(default_factory=list)
+
+
+class LineSpan(Record):
+    doc_id: Id
+    start_line: int = Field(ge=1)
+    end_line: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> LineSpan:
+        if self.end_line < self.start_line:
+            raise ValueError(f"end_line {self.end_line} is before start_line {self.start_line}")
+        return self
+
+
+class HistoryToolCall(Record):
+    """A tool call of the assistant in the public history; what it returned is exposed to the user side."""
+
+    tool: Literal["search", "read"]
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    returned: list[LineSpan] = Field(default_factory=list)
+
+
+class TurnRecord(Record):
+    turn_id: Id = Field(min_length=1)
+    role: Literal["user", "assistant"]
+    text: str = Field(min_length=1)
+    speaker: str | None = None
+    at: str | None = None
+    disclosed_fact_ids: list[Id] = Field(default_factory=list)
+    tool_calls: list[HistoryToolCall] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class SessionRecord(Record):
+    session_id: Id = Field(min_length=1)
+    profile_id: Id
+    topic_id: Id | None = None
+    started_at: str | None = None
+    turns: list[TurnRecord] = Field(min_length=1)
+
+
+class RequirementRecord(Record):
+    """e_j = (r_j, U_j, F_j, K_j, a_j)."""
+
+    requirement_id: Id | None = Field(default=None, description="defaults to <item_id>-r<ordinal>")
+    text: str = Field(min_length=1, description="r: what a passing answer must do")
+    turn_ids: list[Id] = Field(default_factory=list, description="U: verbatim user statements (user turn ids)")
+    fact_ids: list[Id] = Field(default_factory=list, description="F: personal conditions")
+    spans: list[LineSpan] = Field(default_factory=list, description="K: knowledge rules as document line spans")
+    action: str | None = Field(default=None, description="a: the required judgment or action")
+
+
+class ItemRecord(Record):
+    item_id: Id = Field(min_length=1)
+    profile_id: Id
+    question: str = Field(min_length=1)
+    reference_answer: str | None = None
+    asked_at: str | None = None
+    question_type: str | None = None
+    support_doc_ids: list[Id] = Field(default_factory=list)
+    history_doc_ids: list[Id] = Field(default_factory=list)
+    batch: str | None = None
+    labels: list[str] = Field(default_factory=list)
+    requirements: list[RequirementRecord] = Field(default_factory=list)
+
+
+RECORD_FILES: dict[str, type[Record]] = {
+    "documents": DocumentRecord,
+    "doc_links": DocLinkRecord,
+    "profiles": ProfileRecord,
+    "facts": FactRecord,
+    "topics": TopicRecord,
+    "sessions": SessionRecord,
+    "items": ItemRecord,
+}
+
+
+def bundle_json_schema() -> dict[str, Any]:
+    """One JSON Schema document describing the manifest and every record kind."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ColaBench bundle",
+        "description": __doc__,
+        "manifest": BundleManifest.model_json_schema(),
+        "records": {name: model.model_json_schema() for name, model in RECORD_FILES.items()},
+    }

@@ -1,0 +1,177 @@
+"""Ingest: detect the format, load and validate the whole input, pre-flight against the graph, then
+append the events in batches (each batch one transaction). Nothing is written when validation fails;
+a crash mid-way is resumed by running the same command again (appended events are skipped)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graph.cypher_files import load_cypher
+from graph.events import NewEvent
+from graph.store import EventStore
+from ingest.adapters import AdapterResult
+from ingest.errors import InputError, Problem
+
+FORMATS = ("bundle", "kb", "ikat", "locomo", "longmemeval")
+
+# A pause after each committed batch; only the kill-and-resume test sets it (to kill mid-ingest).
+_THROTTLE_S = float(os.environ.get("COLABENCH_INGEST_THROTTLE_S", "0") or 0)
+
+# Creation events and the label/id field of what they create (for the pre-flight conflict check).
+_CREATES = {
+    "DocumentIngested": ("Document", "doc_id"),
+    "ProfileCreated": ("Profile", "profile_id"),
+    "FactRecorded": ("Fact", "fact_id"),
+    "TopicPlanned": ("Topic", "topic_id"),
+    "SessionStarted": ("Session", "session_id"),
+    "TurnAppended": ("Turn", "turn_id"),
+    "ItemCreated": ("Item", "item_id"),
+    "RequirementMapped": ("Requirement", "requirement_id"),
+}
+
+
+@dataclass
+class IngestReport:
+    dataset: str
+    appended: int = 0
+    skipped: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=lambda: {"parse": 0.0, "embed": 0.0, "write": 0.0})
+    head_seq: int = 0
+    head_hash: str = ""
+
+
+def detect_format(path: Path) -> str:
+    name = path.name.lower()
+    if path.is_dir():
+        if (path / "bundle.json").is_file():
+            return "bundle"
+        if any(path.glob("*_topics.json")):
+            return "ikat"
+        if any(path.glob("*locomo*.json")):
+            return "locomo"
+        if any(path.glob("longmemeval_*")):
+            return "longmemeval"
+    elif name.endswith((".tar.gz", ".tgz")):
+        return "bundle"
+    elif "locomo" in name:
+        return "locomo"
+    elif "longmemeval" in name:
+        return "longmemeval"
+    elif "topics" in name:
+        return "ikat"
+    elif name.endswith((".jsonl", ".jsonl.gz")):
+        return "kb"
+    raise InputError(
+        [Problem(str(path), None, "--format", "cannot tell the format; pass --format " + "|".join(FORMATS))]
+    )
+
+
+def load_input(path: Path, fmt: str | None = None) -> AdapterResult:
+    """Parse and validate an input completely (raises InputError; nothing is written)."""
+    if not path.exists():
+        raise InputError([Problem(str(path), None, "path", "does not exist")])
+    fmt = fmt or detect_format(path)
+    if fmt == "bundle":
+        from ingest.bundle.check import check_bundle
+        from ingest.bundle.reader import read_bundle
+        from ingest.bundle.to_events import bundle_events
+
+        bundle = read_bundle(path)
+        report = check_bundle(bundle)
+        if not report.ok:
+            raise InputError(report.problems)
+        return AdapterResult(bundle.name, bundle_events(bundle), report.counts)
+    if fmt == "kb":
+        from ingest.adapters.knowledge_base import load_knowledge_base
+
+        return load_knowledge_base(path)
+    if fmt == "ikat":
+        from ingest.adapters.ikat import load_ikat
+
+        return load_ikat(path)
+    if fmt == "locomo":
+        from ingest.adapters.locomo import load_locomo
+
+        if path.is_dir():
+            files = sorted(path.glob("*locomo*.json"))
+            if len(files) != 1:
+                raise InputError([Problem(str(path), None, "path", "expected exactly one *locomo*.json file")])
+            path = files[0]
+        return load_locomo(path)
+    if fmt == "longmemeval":
+        from ingest.adapters.longmemeval import load_longmemeval
+
+        return load_longmemeval(path)
+    raise InputError(
+        [Problem(str(path), None, "--format", f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")]
+    )
+
+
+def preflight(store: EventStore, events: list[NewEvent]) -> list[NewEvent]:
+    """Drop events already in the log; refuse (InputError) new events that would redefine an existing id."""
+    ids = [e.event.event_id() for e in events]
+    existing = store.existing_event_ids(ids)
+    fresh = [e for e, eid in zip(events, ids, strict=True) if eid not in existing]
+    wanted: dict[str, Any] = {label: [] for label, _ in _CREATES.values()}
+    for new in fresh:
+        spec = _CREATES.get(new.event.TYPE)
+        if spec:
+            wanted[spec[0]].append(getattr(new.event, spec[1]))
+    with store.driver.session(database=store.database) as session:
+        clashes = [(r["label"], r["id"]) for r in session.run(load_cypher("ingest/existing_nodes"), **wanted)]
+    if clashes:
+        raise InputError(
+            [
+                Problem(
+                    "(graph)",
+                    None,
+                    f"{label}.id",
+                    f"{identifier!r} already exists in the graph with different "
+                    "content; remove the conflicting input or rename the id",
+                )
+                for label, identifier in clashes
+            ]
+        )
+    return fresh
+
+
+def write_events(
+    store: EventStore,
+    result: AdapterResult,
+    batch_size: int = 2000,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> IngestReport:
+    """Append the adapter's events in batches; report timings split into embed and write."""
+    report = IngestReport(result.dataset, counts=dict(result.counts), warnings=list(result.warnings))
+    fresh = preflight(store, result.events)
+    report.skipped = len(result.events) - len(fresh)
+    total = len(fresh)
+    done = 0
+    if progress:
+        progress("write", 0, total)
+    for start in range(0, total, batch_size):
+        batch = fresh[start : start + batch_size]
+        if store.encoder is not None:
+            started = time.perf_counter()
+            store.warm_embeddings(batch)
+            report.seconds["embed"] += time.perf_counter() - started
+        started = time.perf_counter()
+        appended = store.append(batch)
+        report.seconds["write"] += time.perf_counter() - started
+        report.appended += appended.appended
+        report.skipped += appended.skipped
+        done += len(batch)
+        if progress:
+            progress("write", done, total)
+        if _THROTTLE_S:
+            time.sleep(_THROTTLE_S)
+    head = store.head()
+    report.head_seq, report.head_hash = head.seq, head.hash
+    return report

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The main job: start Neo4j, ingest the bundled sample, summarise the graph.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CB="$ROOT/colabench"
+"$CB" neo4j start
+"$CB" ingest sample
+"$CB" graph summary
+cat <<'TXT'
+
+Explore the graph:
+  ./colabench graph summary            counts per label and relationship, log head
+  ./colabench events verify            walk the hash chain of the event log
+  ./colabench graph rebuild --check    replay the log and compare the projection fingerprint
+  ./colabench ingest ../shared/data/kb/documents.jsonl.gz   the full 6,256-document knowledge base
+  ./colabench neo4j stop               stop the local Neo4j
+TXT

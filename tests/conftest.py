@@ -1,0 +1,104 @@
+"""Test session fixtures: a real Neo4j started by the suite, an emptied database per test."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from graph.connection import open_driver
+from graph.cypher_files import load_cypher
+from graph.server import LocalNeo4jServer
+from graph.settings import Neo4jSettings
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jSettings]:
+    """COLABENCH_TEST_NEO4J_URI points the suite at a server it may wipe; otherwise it starts its own."""
+    external = os.environ.get("COLABENCH_TEST_NEO4J_URI")
+    if external:
+        yield Neo4jSettings(uri=external)
+        return
+    os.environ.pop("NEO4J_URI", None)
+    port = _free_port()
+    settings = Neo4jSettings(local_port=port, heap="1g", pagecache_mib=256)
+    home = tmp_path_factory.mktemp("neo4j-home")
+    server = LocalNeo4jServer(settings, home=home)
+    server.start(timeout_s=240)
+    os.environ["COLABENCH_NEO4J_PORT"] = str(port)
+    try:
+        yield settings
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_settings: Neo4jSettings) -> Iterator[Driver]:
+    drv = open_driver(neo4j_settings)
+    yield drv
+    drv.close()
+
+
+@pytest.fixture()
+def empty_db(driver: Driver) -> Driver:
+    """The database with every node removed (indexes and constraints stay)."""
+    with driver.session() as session:
+        session.run(load_cypher("admin/delete_everything")).consume()
+    return driver
+
+
+@pytest.fixture(scope="session")
+def encoder():  # type: ignore[no-untyped-def]
+    from graph.embeddings import load_encoder
+
+    return load_encoder()
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not present")
+    return SHARED
+
+
+SAMPLE_BUNDLE = REPO / "samples" / "colabench-sample"
+MINI_BUNDLE = REPO / "tests" / "fixtures" / "mini_bundle"
+
+
+def _load_bundle(driver: Driver, encoder, path: Path):  # type: ignore[no-untyped-def]
+    from graph.store import EventStore
+    from ingest.pipeline import load_input, write_events
+
+    with driver.session() as session:
+        session.run(load_cypher("admin/delete_everything")).consume()
+    store = EventStore(driver, encoder=encoder)
+    store.ensure_schema()
+    write_events(store, load_input(path))
+    return store
+
+
+@pytest.fixture(scope="module")
+def sample_store(driver: Driver, encoder):  # type: ignore[no-untyped-def]
+    """A store holding exactly the bundled sample (re-ingested once per test module; embeddings are cached).
+
+    Tests using it must not modify the graph in ways other tests of the module would notice."""
+    return _load_bundle(driver, encoder, SAMPLE_BUNDLE)
+
+
+@pytest.fixture(scope="module")
+def mini_store(driver: Driver, encoder):  # type: ignore[no-untyped-def]
+    """A store holding exactly the tiny hand-written fixture bundle `mini` (once per test module)."""
+    return _load_bundle(driver, encoder, MINI_BUNDLE)

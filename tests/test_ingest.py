@@ -1,0 +1,186 @@
+"""Ingest into the real Neo4j: counts, idempotence, rejected inputs write nothing, kill-and-resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from graph.cypher_files import load_cypher
+from graph.fingerprint import compute_fingerprint
+from graph.integrity import verify_chain
+from graph.store import EventStore
+from ingest.errors import InputError
+from ingest.pipeline import load_input, write_events
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MINI = FIXTURES / "mini_bundle"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _count(driver: Driver, query: str) -> int:
+    with driver.session() as session:
+        record = session.run(query).single()
+    assert record is not None
+    return int(record[0])
+
+
+@pytest.fixture()
+def store(empty_db: Driver, encoder) -> EventStore:  # type: ignore[no-untyped-def]
+    store = EventStore(empty_db, encoder=encoder)
+    store.ensure_schema()
+    return store
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=600,
+    )
+
+
+def test_mini_bundle_projects_what_the_bundle_holds(store: EventStore) -> None:
+    result = load_input(MINI)
+    report = write_events(store, result, batch_size=25)
+    counts = result.counts
+    d = store.driver
+    assert report.appended == len(result.events)
+    assert _count(d, "MATCH (n:Document) RETURN count(n)") == counts["documents"]
+    assert _count(d, "MATCH (n:Profile) RETURN count(n)") == counts["profiles"]
+    assert _count(d, "MATCH (n:Fact) RETURN count(n)") == counts["facts"]
+    assert _count(d, "MATCH (n:Session) RETURN count(n)") == counts["sessions"]
+    assert _count(d, "MATCH (n:Turn) RETURN count(n)") == counts["turns"]
+    assert _count(d, "MATCH (n:Item) RETURN count(n)") == counts["items"]
+    assert _count(d, "MATCH (n:Requirement) RETURN count(n)") == counts["requirements"]
+    assert _count(d, "MATCH ()-[r:RELATED]->() RETURN count(r)") == counts["doc_links"]
+    # every chunk of every document is embedded with the configured encoder's dimension
+    assert _count(d, "MATCH (c:Chunk) WHERE size(c.embedding) <> 384 RETURN count(c)") == 0
+    # each exposure in the graph comes from an assistant tool call of the bundle
+    sessions = [json.loads(line) for line in (MINI / "sessions.jsonl").read_text().splitlines() if line.strip()]
+    returned = sum(len(c["returned"]) for s in sessions for t in s["turns"] for c in t.get("tool_calls", []))
+    assert _count(d, "MATCH ()-[e:EXPOSED]->() RETURN count(e)") == returned
+
+
+def test_reingesting_the_same_bundle_is_a_no_op(store: EventStore) -> None:
+    result = load_input(MINI)
+    write_events(store, result)
+    before = compute_fingerprint(store.driver)
+    head = store.head()
+    again = write_events(store, load_input(MINI))
+    assert again.appended == 0 and again.skipped == len(result.events)
+    assert store.head() == head
+    assert compute_fingerprint(store.driver).digest == before.digest
+
+
+@pytest.mark.parametrize("name", ["malformed_json", "missing_field", "support_exposed"])
+def test_a_bad_bundle_is_rejected_with_file_line_field_and_writes_nothing(store: EventStore, name: str) -> None:
+    folder = FIXTURES / "bad_bundles" / name
+    expected = json.loads((folder / "expected_problems.json").read_text())["problems"]
+    with pytest.raises(InputError) as caught:
+        load_input(folder)
+    rendered = [str(p) for p in caught.value.problems]
+    for problem in expected:
+        prefix = f"{folder / problem['file']}:{problem['line']}: {problem['field']}:"
+        assert any(line.startswith(prefix) for line in rendered), (prefix, rendered)
+    assert store.head().seq == 0
+    assert _count(store.driver, "MATCH (n) WHERE NOT n:LogHead AND NOT n:ProjectionMeta RETURN count(n)") == 0
+
+
+def test_cli_rejects_a_bad_bundle_with_exit_code_2_and_no_stack_trace(store: EventStore) -> None:
+    done = _cli("ingest", str(FIXTURES / "bad_bundles" / "missing_field"))
+    assert done.returncode == 2
+    assert "items.jsonl:1: question: Field required" in done.stderr.replace("\n", "")
+    assert "Traceback" not in done.stderr
+    assert store.head().seq == 0
+
+
+def test_a_conflicting_redefinition_is_refused_before_anything_is_written(store: EventStore, tmp_path: Path) -> None:
+    write_events(store, load_input(MINI))
+    head = store.head()
+    first = json.loads((MINI / "documents.jsonl").read_text().splitlines()[0])
+    changed = dict(first, text=first["text"] + "\nAn extra line.")
+    kb = tmp_path / "kb.jsonl"
+    kb.write_text(
+        json.dumps({"doc_id": "new-doc", "title": "New", "text": "fresh"}) + "\n" + json.dumps(changed) + "\n"
+    )
+    with pytest.raises(InputError, match=first["doc_id"]):
+        write_events(store, load_input(kb))
+    assert store.head() == head
+    assert _count(store.driver, "MATCH (d:Document {id:'new-doc'}) RETURN count(d)") == 0
+
+
+def test_a_knowledge_base_jsonl_with_a_bad_line_names_it_and_writes_nothing(store: EventStore, tmp_path: Path) -> None:
+    kb = tmp_path / "kb.jsonl"
+    kb.write_text(
+        json.dumps({"doc_id": "a", "title": "A", "text": "alpha"})
+        + "\n"
+        + json.dumps({"doc_id": "b", "title": "B"})
+        + "\n"
+        + "{not json\n"
+    )
+    with pytest.raises(InputError) as caught:
+        load_input(kb)
+    rendered = "\n".join(str(p) for p in caught.value.problems)
+    assert f"{kb}:2: text: Field required" in rendered
+    assert f"{kb}:3: (json): not valid JSON" in rendered
+    assert store.head().seq == 0
+
+
+def test_kill_during_ingest_then_resume_gives_the_same_graph(store: EventStore) -> None:
+    total = len(load_input(MINI).events)
+    env = {"COLABENCH_INGEST_THROTTLE_S": "0.4"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli", "ingest", str(MINI), "--batch-size", "10"],
+        cwd=REPO,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while store.head().seq < 20 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = store.head().seq
+    assert 0 < partial < total, "the kill should land mid-ingest"
+    resumed = _cli("ingest", str(MINI), "--batch-size", "10")
+    assert resumed.returncode == 0, resumed.stderr
+    assert store.head().seq == total
+    assert verify_chain(store.read(), expected_head=store.head().hash).ok
+    interrupted = compute_fingerprint(store.driver)
+    with store.driver.session() as session:
+        session.run(load_cypher("admin/delete_everything")).consume()
+    store.ensure_schema()
+    write_events(store, load_input(MINI))
+    assert compute_fingerprint(store.driver).digest == interrupted.digest
+
+
+def test_cli_ingest_prints_counts_and_graph_rebuild_check_passes(store: EventStore) -> None:
+    done = _cli("ingest", str(MINI))
+    assert done.returncode == 0, done.stderr
+    assert "events appended" in done.stdout
+    rebuilt = _cli("graph", "rebuild", "--check")
+    assert rebuilt.returncode == 0, rebuilt.stderr + rebuilt.stdout
+    assert "fingerprint unchanged" in rebuilt.stdout
+    verified = _cli("events", "verify")
+    assert verified.returncode == 0 and "chain intact" in verified.stdout
+
+
+@pytest.mark.parametrize("fixture", ["ikat", "locomo", "longmemeval"])
+def test_dataset_adapter_fixtures_project_into_neo4j(store: EventStore, fixture: str) -> None:
+    result = load_input(FIXTURES / fixture)
+    report = write_events(store, result)
+    assert report.appended == len(result.events) > 0
+    assert _count(store.driver, "MATCH (i:Item) RETURN count(i)") > 0
+    assert _count(store.driver, "MATCH (i:Item) WHERE NOT (i)-[:HAS_REQUIREMENT]->() RETURN count(i)") == 0
