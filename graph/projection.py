@@ -131,11 +131,70 @@ _CONFLICT_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
+# Projection order inside one transaction: every type after the types it references. Within a type,
+# seq order is kept. Types not listed (added later) come after all listed ones, in seq order.
+_LAYERS: tuple[str, ...] = (
+    "DocumentIngested", "DocumentChunked", "DocumentsLinked", "ProfileCreated", "FactRecorded", "TopicPlanned",
+    "SessionStarted", "TurnAppended", "FactDisclosed", "DocumentExposed", "ItemCreated", "RequirementMapped",
+    "ItemVerified", "ItemAugmented", "MemoryWritten", "MemoryLinked", "StateSummarized",
+    "RunStarted", "AttemptStarted", "ToolCalled", "AnswerGiven", "AnswerJudged", "AttemptFinished", "RunFinished",
+)
+_LAYER_INDEX = {name: index for index, name in enumerate(_LAYERS)}
+
+# The payload field naming what an event creates (for the reference-order check).
+_CREATED_ID_FIELDS = {
+    "DocumentIngested": "doc_id", "ProfileCreated": "profile_id", "FactRecorded": "fact_id",
+    "TopicPlanned": "topic_id", "SessionStarted": "session_id", "TurnAppended": "turn_id", "ItemCreated": "item_id",
+    "RequirementMapped": "requirement_id",
+}
+
+
+def _referenced_ids(payload: Any, own_key: str | None = None) -> list[str]:
+    """Every id a payload mentions (fields named *_id / *_ids, at any depth), except the one it creates."""
+    found: list[str] = []
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if key == own_key:
+                continue
+            if key.endswith("_id") and isinstance(value, str):
+                found.append(value)
+            elif key.endswith("_ids") and isinstance(value, list):
+                found.extend(v for v in value if isinstance(v, str))
+            elif isinstance(value, (dict, list)) and key not in ("metadata", "attributes", "details", "arguments"):
+                found.extend(_referenced_ids(value))
+    elif isinstance(payload, list):
+        for value in payload:
+            found.extend(_referenced_ids(value))
+    return found
+
+
+def check_reference_order(events: Sequence[StoredEvent]) -> None:
+    """Refuse a batch in which an event references something a LATER event of the batch creates: such a
+    log would project differently when replayed in other batch sizes."""
+    created: dict[str, int] = {}
+    for event in events:
+        field = _CREATED_ID_FIELDS.get(event.type)
+        if field and isinstance(event.payload.get(field), str):
+            created.setdefault(event.payload[field], event.seq)
+    if not created:
+        return
+    for event in events:
+        for ref in _referenced_ids(event.payload, _CREATED_ID_FIELDS.get(event.type)):
+            made = created.get(ref)
+            if made is not None and made > event.seq:
+                raise ProjectionError(
+                    f"{event.type} (seq {event.seq}) references {ref!r}, which a later event (seq {made}) creates; "
+                    "events must come after what they reference"
+                )
+
+
 def group_consecutive(events: Sequence[StoredEvent]) -> list[tuple[str, list[StoredEvent]]]:
-    """Runs of consecutive same-type events in seq order; a run is cut where a conflict key repeats."""
+    """Statements to run for a batch: events ordered by type layer (then seq) and grouped by type; a
+    group is cut where a conflict key repeats, so updates never share a statement with what they update."""
+    ordered = sorted(events, key=lambda e: (_LAYER_INDEX.get(e.type, len(_LAYERS)), e.seq))
     groups: list[tuple[str, list[StoredEvent]]] = []
     keys: set[str] = set()
-    for event in events:
+    for event in ordered:
         conflict = _CONFLICT_KEYS.get(event.type)
         key = conflict(event.payload) if conflict else None
         if groups and groups[-1][0] == event.type and (key is None or key not in keys):
@@ -149,7 +208,8 @@ def group_consecutive(events: Sequence[StoredEvent]) -> list[tuple[str, list[Sto
 
 
 def project_events(tx: ManagedTransaction, events: Sequence[StoredEvent], encoder: VectorEncoder | None) -> None:
-    """Apply the projections of `events` (already in seq order) inside the caller's transaction."""
+    """Apply the projections of `events` (in seq order) inside the caller's transaction."""
+    check_reference_order(events)
     for event_type, group in group_consecutive(events):
         if event_type not in _ROW_KEYS:
             raise UnknownEventTypeError(f"no projection for event type {event_type!r}")
@@ -185,3 +245,26 @@ def _explain_client_error(event_type: str, exc: ClientError) -> str:
     if exc.code and "ConstraintValidationFailed" in exc.code:
         return f"{event_type}: an id is defined twice: {exc.message}"
     return f"{event_type}: Neo4j refused the projection: {exc.code}: {exc.message}"
+
+
+# Evaluation runs (answering agent, judges).
+_ROW_KEYS.update(
+    {
+        "RunStarted": lambda p: p["run_id"],
+        "AttemptStarted": lambda p: p["attempt_id"],
+        "ToolCalled": lambda p: p["tool_call_id"],
+        "AnswerGiven": lambda p: p["attempt_id"],
+        "AnswerJudged": lambda p: p["judgment_id"],
+        "AttemptFinished": lambda p: p["attempt_id"],
+        "RunFinished": lambda p: p["run_id"],
+    }
+)
+_CONFLICT_KEYS.update(
+    {
+        "AnswerGiven": lambda p: p["attempt_id"],
+        "AnswerJudged": lambda p: f"{p['attempt_id']}|{p['kind']}",
+        "AttemptFinished": lambda p: p["attempt_id"],
+        "RunFinished": lambda p: p["run_id"],
+    }
+)
+_JSON_FIELDS.update({"config", "models", "prompt_hashes", "seeds", "versions", "arguments", "usage", "counts"})

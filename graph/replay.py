@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,37 +33,45 @@ def drop_projection(store: EventStore) -> None:
 
 
 def replay(store: EventStore, page_size: int = 5000, progress: Callable[[int], None] | None = None) -> ReplayResult:
-    """Project every event of the log again, page by page, each page in one transaction."""
-    import time
-
+    """Project every event of the log again, page by page, each page in one transaction. A reader
+    thread fetches the next page while the current one is projected."""
     started = time.perf_counter()
+    pages: queue.Queue[list[StoredEvent] | BaseException | None] = queue.Queue(maxsize=2)
+
+    def read_pages() -> None:
+        try:
+            for page in store.read_for_replay(page_size=page_size):
+                pages.put(page)
+            pages.put(None)
+        except BaseException as exc:  # handed to the projecting thread, which re-raises it
+            pages.put(exc)
+
+    reader = threading.Thread(target=read_pages, name="replay-reader", daemon=True)
+    reader.start()
     total = 0
-    page: list[StoredEvent] = []
-
-    def flush(events: list[StoredEvent]) -> None:
-        if store.encoder is not None:
-            texts = texts_to_embed(events)
-            if texts:
-                store.encoder.encode(texts)
-
-        def work(tx: ManagedTransaction) -> None:
-            project_events(tx, events, store.encoder)
-
-        with store.driver.session(database=store.database) as session:
-            session.execute_write(work)
-
-    for event in store.read(page_size=page_size):
-        page.append(event)
-        if len(page) >= page_size:
-            flush(page)
-            total += len(page)
-            if progress:
-                progress(len(page))
-            page = []
-    if page:
-        flush(page)
-        total += len(page)
+    while True:
+        item = pages.get()
+        if item is None:
+            break
+        if isinstance(item, BaseException):
+            raise item
+        _project_page(store, item)
+        total += len(item)
         if progress:
-            progress(len(page))
+            progress(len(item))
+    reader.join()
     store.set_encoder_meta()
     return ReplayResult(total, time.perf_counter() - started)
+
+
+def _project_page(store: EventStore, events: list[StoredEvent]) -> None:
+    if store.encoder is not None:
+        texts = texts_to_embed(events)
+        if texts:
+            store.encoder.encode(texts)
+
+    def work(tx: ManagedTransaction) -> None:
+        project_events(tx, events, store.encoder)
+
+    with store.driver.session(database=store.database) as session:
+        session.execute_write(work)

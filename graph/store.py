@@ -7,11 +7,11 @@ numbers, chains hashes, creates the :Event nodes with UNWIND and applies the pro
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from neo4j import Driver, ManagedTransaction
 
 from graph.cypher_files import list_cypher, load_cypher, load_statements
@@ -212,25 +212,36 @@ class EventStore:
     ) -> Iterator[StoredEvent]:
         """Events in seq order with after < seq <= until (until defaults to the current head)."""
         until = self.head().seq if until is None else until
+        query = load_cypher("log/read_page_typed" if types else "log/read_page")
         cursor = after
         while cursor < until:
             with self.driver.session(database=self.database) as session:
-                records = list(
-                    session.run(
-                        load_cypher("log/read_page"),
-                        after=cursor,
-                        until=until,
-                        types=list(types) if types else None,
-                        limit=page_size,
-                    )
-                )
+                records = list(session.run(query, after=cursor, until=until, types=list(types or []), limit=page_size))
             if not records:
                 return
             for record in records:
                 data = dict(record)
-                data["payload"] = json.loads(data["payload"])
+                data["payload"] = orjson.loads(data["payload"])
                 yield StoredEvent.model_validate(data)
             cursor = int(records[-1]["seq"])
+
+    def read_for_replay(
+        self, after: int = 0, until: int | None = None, page_size: int = 5000
+    ) -> Iterator[list[StoredEvent]]:
+        """Pages of events carrying only seq, type and payload (all a projection needs), in seq order."""
+        until = self.head().seq if until is None else until
+        query = load_cypher("log/read_page_lean")
+        cursor = after
+        while cursor < until:
+            with self.driver.session(database=self.database) as session:
+                records = session.run(query, after=cursor, until=until, limit=page_size).values()
+            if not records:
+                return
+            yield [
+                StoredEvent.model_construct(seq=seq, type=kind, payload=orjson.loads(payload))
+                for seq, kind, payload in records
+            ]
+            cursor = int(records[-1][0])
 
     def count_by_type(self) -> dict[str, int]:
         with self.driver.session(database=self.database) as session:

@@ -157,3 +157,32 @@ def test_import_refuses_records_that_do_not_continue_the_chain(store: EventStore
     stored = list(store.read())
     with pytest.raises(ChainBrokenError):
         store.import_stored(stored[1:2])
+
+
+def test_an_event_referencing_what_a_later_event_creates_is_refused(store: EventStore) -> None:
+    from graph.events import FactRecorded
+
+    events = [
+        NewEvent(ProfileCreated(profile_id="p9", dataset="unit"), "t"),
+        NewEvent(FactDisclosed(fact_id="f9", turn_id="t1"), "t"),  # f9 is only created by the next event
+        NewEvent(FactRecorded(fact_id="f9", profile_id="p9", text="x"), "t"),
+    ]
+    with pytest.raises(ProjectionError, match="later event"):
+        store.append(events)
+    assert store.head().seq == 0
+
+
+def test_turn_neighbours_are_linked_whatever_order_they_arrive_in(store: EventStore) -> None:
+    from graph.events import SessionStarted, TurnAppended
+
+    store.append([NewEvent(ProfileCreated(profile_id="p1", dataset="unit"), "t"),
+                  NewEvent(SessionStarted(session_id="s1", profile_id="p1", ordinal=0), "t")])
+    store.append([NewEvent(TurnAppended(turn_id="b", session_id="s1", ordinal=1, role="assistant", text="b"), "t")])
+    store.append([NewEvent(TurnAppended(turn_id="a", session_id="s1", ordinal=0, role="user", text="a"), "t"),
+                  NewEvent(TurnAppended(turn_id="c", session_id="s1", ordinal=2, role="user", text="c"), "t")])
+    with store.driver.session() as session:
+        chain = session.run("MATCH p = (:Turn {id:'a'})-[:NEXT]->(:Turn {id:'b'})-[:NEXT]->(:Turn {id:'c'}) "
+                            "RETURN count(p) AS n").single()
+        total = session.run("MATCH ()-[r:NEXT]->() RETURN count(r) AS n").single()
+    assert chain is not None and chain["n"] == 1
+    assert total is not None and total["n"] == 2

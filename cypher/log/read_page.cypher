@@ -1,6 +1,6 @@
-// Events with seq in (after, until], in order; $types null means every type.
+// Events with seq in (after, until], in order.
 MATCH (e:Event)
-WHERE e.seq > $after AND e.seq <= $until AND ($types IS NULL OR e.type IN $types)
+WHERE e.seq > $after AND e.seq <= $until
 RETURN e.event_id AS event_id, e.seq AS seq, e.type AS type, e.occurred_at AS occurred_at,
        e.recorded_at AS recorded_at, e.actor AS actor, e.payload AS payload,
        e.prev_hash AS prev_hash, e.hash AS hash
