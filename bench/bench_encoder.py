@@ -182,9 +182,7 @@ def _spawn(args: argparse.Namespace, worker: str, out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--texts", type=int, default=256, help="number of ~1000-character chunks")
     parser.add_argument("--queries", type=int, default=100, help="number of single-query latency samples")
     parser.add_argument("--batch-sizes", default="8,32,64,128")
@@ -245,11 +243,7 @@ def main() -> None:
         line += f"{r['queries_max_1-cos']:>12.1e}"
         print(line)
     for variant in variants:
-        extra = (
-            f"; cache hits: {results[variant]['cache_hit_texts_per_s']} texts/s"
-            if variant == "minilm"
-            else ""
-        )
+        extra = f"; cache hits: {results[variant]['cache_hit_texts_per_s']} texts/s" if variant == "minilm" else ""
         print(f"  {variant}: {VARIANTS.get(variant, '')} [{results[variant]['encoder_id']}]{extra}")
 
 

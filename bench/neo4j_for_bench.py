@@ -1,0 +1,67 @@
+"""A throwaway Neo4j for benchmarks: the project's launcher on a free port in a temporary directory
+(or the server named by COLABENCH_BENCH_NEO4J_URI, which the benchmark will wipe)."""
+
+from __future__ import annotations
+
+import os
+import resource
+import socket
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from neo4j import Driver
+
+from graph.connection import open_driver
+from graph.cypher_files import load_cypher
+from graph.server import LocalNeo4jServer
+from graph.settings import Neo4jSettings
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def bench_neo4j(heap: str = "2g", pagecache_mib: int = 512) -> Iterator[tuple[Driver, int | None]]:
+    """(driver, JVM pid or None) on an empty database."""
+    external = os.environ.get("COLABENCH_BENCH_NEO4J_URI")
+    if external:
+        driver = open_driver(Neo4jSettings(uri=external))
+        wipe(driver)
+        try:
+            yield driver, None
+        finally:
+            driver.close()
+        return
+    with tempfile.TemporaryDirectory(prefix="colabench-bench-") as home:
+        settings = Neo4jSettings(local_port=_free_port(), heap=heap, pagecache_mib=pagecache_mib)
+        server = LocalNeo4jServer(settings, home=Path(home))
+        status = server.start(timeout_s=240)
+        driver = open_driver(settings)
+        try:
+            yield driver, status.pid
+        finally:
+            driver.close()
+            server.stop()
+
+
+def wipe(driver: Driver) -> None:
+    with driver.session() as session:
+        session.run(load_cypher("admin/delete_everything")).consume()
+
+
+def peak_rss_mib(pid: int | None = None) -> float:
+    """Peak resident memory (VmHWM) of a process, or of this one."""
+    if pid is None:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")

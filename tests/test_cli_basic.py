@@ -1,0 +1,37 @@
+"""CLI commands that need no database: schema, check."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=REPO, capture_output=True, text=True,
+                          env=dict(os.environ), timeout=120)
+
+
+def test_schema_prints_a_json_schema_for_every_bundle_file() -> None:
+    done = _cli("schema")
+    assert done.returncode == 0, done.stderr
+    schema = json.loads(done.stdout)
+    assert set(schema["records"]) == {"documents", "doc_links", "profiles", "facts", "topics", "sessions", "items"}
+    item = schema["records"]["items"]
+    assert "requirements" in item["properties"] and "question" in item["required"]
+
+
+def test_check_accepts_the_bundled_sample() -> None:
+    done = _cli("check", "sample")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ok" in done.stdout and "items 28" in done.stdout
+
+
+def test_check_reports_every_located_problem_and_exits_2() -> None:
+    done = _cli("check", str(REPO / "tests" / "fixtures" / "bad_bundles" / "support_exposed"))
+    assert done.returncode == 2
+    assert "items.jsonl:1: support_doc_ids.0:" in done.stdout.replace("\n", "")
