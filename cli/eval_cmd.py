@@ -1,0 +1,157 @@
+"""`colabench eval retrieval`: the retrieval-line evaluation (no LLM), printed as tables and written as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich import box
+from rich.progress import TaskID
+from rich.table import Table
+
+from cli.context import console, expected_errors, open_store, progress_bar
+from cli.ingest_cmd import resolve_dataset_path
+from query.evaluation.datasets import DATASETS
+from query.evaluation.report import EvalReport, GroupSummary
+from query.recipes import RECIPES, parse_recipes
+from query.retriever import MAX_K, Retriever
+
+app = typer.Typer(no_args_is_help=True)
+
+
+def parse_ks(text: str) -> list[int]:
+    """`1,3,5` -> [1, 3, 5]; each k from 1 to 20."""
+    try:
+        ks = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError as exc:
+        raise ValueError(f"--k must be comma-separated integers, got {text!r}") from exc
+    if not ks or ks[0] < 1 or ks[-1] > MAX_K:
+        raise ValueError(f"--k values must lie in 1..{MAX_K}, got {text!r}")
+    return ks
+
+
+@app.command()
+@expected_errors
+def retrieval(
+    dataset: str = typer.Option(..., "--dataset", help="|".join(DATASETS)),
+    path: str = typer.Option(..., "--path", help="the dataset's file or folder (`sample` = the bundled sample)"),
+    recipes: str = typer.Option("all", "--recipes", help="comma-separated recipes, or all: " + ",".join(RECIPES)),
+    k: str = typer.Option("1,3,5,10,20", "--k", help="cut-offs"),
+    out: Path = typer.Option(None, "--out", help="write the JSON report (summaries and per-item rows) here"),
+    limit: int = typer.Option(None, "--limit", help="evaluate at most this many items (stable subset)"),
+    kappa: float = typer.Option(None, "--kappa", help="RRF kappa for every recipe (default: each recipe's, 60)"),
+) -> None:
+    """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe."""
+    from query.evaluation.pipeline import run_retrieval_eval
+
+    ks = parse_ks(k)
+    chosen = parse_recipes(recipes)
+    if kappa is not None:
+        chosen = [r.with_kappa(kappa) for r in chosen]
+    source = resolve_dataset_path(path)
+    with open_store() as store, progress_bar() as bar:
+        assert store.encoder is not None
+        retriever = Retriever(store.driver, store.encoder, store.database)
+        tasks: dict[str, TaskID] = {}
+
+        def on_progress(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total)
+            bar.update(tasks[phase], completed=done, total=total)
+
+        try:
+            report = run_retrieval_eval(
+                store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress
+            )
+        finally:
+            retriever.close()
+    print_report(report)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False), encoding="utf-8")
+        console.print(f"wrote {out} ({len(report.rows):,} item rows)")
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+_SHORT = {"recall_any": "any", "recall_all": "all", "ndcg": "ndcg", "first_search_hit": "1st hit"}
+
+
+def print_report(report: EvalReport) -> None:
+    """One table per (line, level): a block of rows per recipe (one row per metric family: recall_any,
+    recall_all, LongMemEval NDCG, first-search hit), a column per k (micro means), and the macro mean over
+    question types at k=5."""
+    console.print(
+        f"[bold]{report.dataset}[/] ({report.kind}, {report.path}); corpus: {report.corpus or '-'}; "
+        f"encoder {report.encoder_id}"
+    )
+    groups: dict[tuple[str, str, str], list[GroupSummary]] = {}
+    for summary in report.summaries:
+        groups.setdefault((summary.group, summary.line, summary.level), []).append(summary)
+    several = len({group for group, _, _ in groups}) > 1
+    for (group, line, level), summaries in groups.items():
+        names = list(dict.fromkeys(n for s in summaries for n in s.micro))
+        families = list(dict.fromkeys(n.partition("@")[0] for n in names))
+        cuts = sorted({int(n.partition("@")[2]) for n in names if n.partition("@")[2].isdigit()})
+        plain = [n for n in names if "@" not in n]
+        macro_cut = 5 if 5 in cuts else (cuts[0] if cuts else None)
+        table = Table(
+            title=(f"{group}: " if several else "")
+            + f"{line} line, {level} level (micro means; macro = mean over question types)",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+            show_edge=False,
+            pad_edge=False,
+        )
+        table.add_column("recipe", no_wrap=True)
+        table.add_column("n", justify="right")
+        table.add_column("metric", no_wrap=True)
+        for cut in cuts:
+            table.add_column(f"@{cut}", justify="right")
+        if plain:
+            table.add_column("value", justify="right")
+        if macro_cut is not None:
+            table.add_column(f"macro@{macro_cut}", justify="right")
+        for s in summaries:
+            n = str(s.n_items)
+            first = True
+            for family in families:
+                if family in plain:
+                    continue
+                cells = [_fmt(s.micro.get(f"{family}@{cut}")) if f"{family}@{cut}" in s.micro else "" for cut in cuts]
+                macro = s.macro.get(f"{family}@{macro_cut}") if macro_cut is not None else None
+                table.add_row(
+                    s.recipe if first else "",
+                    n if first else "",
+                    _SHORT.get(family, family),
+                    *cells,
+                    *([""] if plain else []),
+                    *([_fmt(macro) if macro is not None else ""] if macro_cut is not None else []),
+                    end_section=False,
+                )
+                first = False
+            for name in plain:
+                table.add_row(
+                    s.recipe if first else "",
+                    n if first else "",
+                    name,
+                    *([""] * len(cuts)),
+                    _fmt(s.micro.get(name)),
+                    *([_fmt(s.macro.get(name))] if macro_cut is not None else []),
+                )
+                first = False
+            table.rows[-1].end_section = True
+        console.print(table)
+        skipped = [f"{s.recipe} {s.n_skipped}" for s in summaries if s.n_skipped]
+        if skipped:
+            console.print(f"[dim]skipped items: {', '.join(skipped)}[/]")
+    reasons = {reason for s in report.summaries for reason in s.skipped}
+    for reason in sorted(reasons):
+        console.print(f"[dim]skipped: {reason}[/]")
+    for note in report.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    timing = ", ".join(f"{name} {value:.1f} s" for name, value in report.seconds.items())
+    console.print(f"[dim]time: {timing}[/]")

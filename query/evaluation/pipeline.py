@@ -1,0 +1,96 @@
+"""`colabench eval retrieval` end to end: ingest if needed, build raw-turn cards (and document links when a
+recipe reads them) for the dataset's profiles, evaluate every recipe, summarise."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from graph.store import EventStore
+from query.evaluation.datasets import prepare_dataset
+from query.evaluation.report import EvalReport, summarise
+from query.evaluation.runner import evaluate_items
+from query.memory.links import build_document_links
+from query.memory.raw_turns import SYSTEM as RAW_TURNS
+from query.memory.raw_turns import build_raw_turn_cards
+from query.recipes import Recipe
+from query.retriever import Retriever
+
+Progress = Callable[[str, int, int], None]
+
+
+def run_retrieval_eval(
+    store: EventStore,
+    retriever: Retriever,
+    kind: str,
+    path: Path,
+    recipes: Sequence[Recipe],
+    ks: Sequence[int],
+    *,
+    limit: int | None = None,
+    progress: Progress | None = None,
+) -> EvalReport:
+    """Evaluate `recipes` on dataset `kind` at `path` and return the report (rows and summaries)."""
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+    dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress)
+    seconds["prepare"] = time.perf_counter() - started
+    notes = list(dataset.notes)
+    systems = {r.memory_system for r in recipes if r.memory_channels}
+    if systems - {RAW_TURNS}:
+        notes.append(
+            f"memory systems {sorted(systems - {RAW_TURNS})} are not built here; their cards must already exist"
+        )
+    memory_build: dict[str, int] = {}
+    profiles = dataset.profile_ids
+    if profiles and RAW_TURNS in systems:
+        t0 = time.perf_counter()
+        memory_build.update(
+            build_raw_turn_cards(
+                store,
+                profile_ids=profiles,
+                progress=(lambda done, total: progress("memory cards", done, total)) if progress else None,
+            )
+        )
+        seconds["memory_cards"] = time.perf_counter() - t0
+    if profiles and dataset.has_knowledge and any("memory_linked" in r.knowledge_channels for r in recipes):
+        t0 = time.perf_counter()
+        for system in sorted(systems):
+            counts = build_document_links(
+                store,
+                retriever,
+                system,
+                profile_ids=profiles,
+                corpus=dataset.corpus,
+                progress=(lambda done, total: progress("document links", done, total)) if progress else None,
+            )
+            memory_build.update({f"{system}.{name}": value for name, value in counts.items()})
+        seconds["memory_links"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    rows = evaluate_items(
+        retriever,
+        dataset,
+        recipes,
+        ks,
+        progress=(lambda done, total: progress("evaluating", done, total)) if progress else None,
+    )
+    seconds["evaluate"] = time.perf_counter() - t0
+    return EvalReport(
+        dataset=dataset.name,
+        kind=kind,
+        path=str(path),
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        ks=sorted(set(ks)),
+        recipes=[r.model_dump(mode="json") for r in recipes],
+        corpus=dataset.corpus.describe() if dataset.corpus else None,
+        encoder_id=retriever.encoder.encoder_id,
+        memory_system=", ".join(sorted(systems)),
+        ingest=dataset.ingest,
+        memory_build=memory_build,
+        notes=notes,
+        summaries=summarise(rows),
+        rows=rows,
+        seconds={k: round(v, 2) for k, v in seconds.items()},
+    )

@@ -1,0 +1,102 @@
+"""The evaluation report: per-item rows and their micro / per-type macro means, as pydantic records that
+serialise to the JSON written by `colabench eval retrieval`."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from statistics import fmean
+
+from pydantic import BaseModel, Field
+
+
+class ItemRow(BaseModel):
+    """One item under one recipe, one line (knowledge / memory) and one level (document, session, turn,
+    ptkb). `ranked` holds the ids the metrics were computed on, best first (top of the ranking only)."""
+
+    item_id: str
+    dataset: str
+    group: str = ""
+    type: str
+    recipe: str
+    line: str
+    level: str
+    gold: list[str] = Field(default_factory=list)
+    ranked: list[str] = Field(default_factory=list)
+    metrics: dict[str, float] = Field(default_factory=dict)
+    skipped: str | None = None
+    notes: list[str] = Field(default_factory=list)
+    ms: float | None = None
+
+
+class GroupSummary(BaseModel):
+    """Means of one (group, recipe, line, level) over its scored items; the group is the dataset, except
+    where a dataset's parts are its question types (iKAT's topic sets)."""
+
+    group: str = ""
+    recipe: str
+    line: str
+    level: str
+    n_items: int
+    n_skipped: int
+    skipped: dict[str, int] = Field(default_factory=dict)
+    micro: dict[str, float] = Field(default_factory=dict)
+    macro: dict[str, float] = Field(default_factory=dict)
+    per_type: dict[str, dict[str, float]] = Field(default_factory=dict)
+    per_type_n: dict[str, int] = Field(default_factory=dict)
+    ms_p50: float | None = None
+
+
+class EvalReport(BaseModel):
+    dataset: str
+    kind: str
+    path: str
+    created_at: str
+    ks: list[int]
+    recipes: list[dict[str, object]]
+    corpus: str | None
+    encoder_id: str
+    memory_system: str
+    ingest: dict[str, int] = Field(default_factory=dict)
+    memory_build: dict[str, int] = Field(default_factory=dict)
+    notes: list[str] = Field(default_factory=list)
+    summaries: list[GroupSummary] = Field(default_factory=list)
+    rows: list[ItemRow] = Field(default_factory=list)
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+
+def summarise(rows: list[ItemRow]) -> list[GroupSummary]:
+    """Micro mean (over items) and macro mean (over types, each type's own mean) of every metric, per group."""
+    groups: dict[tuple[str, str, str, str], list[ItemRow]] = defaultdict(list)
+    for row in rows:
+        groups[(row.group or row.dataset, row.recipe, row.line, row.level)].append(row)
+    out = []
+    for (group, recipe, line, level), members in groups.items():
+        scored = [r for r in members if r.skipped is None]
+        skipped = Counter(r.skipped for r in members if r.skipped is not None)
+        names = list(dict.fromkeys(name for r in scored for name in r.metrics))
+        micro = {name: fmean(r.metrics[name] for r in scored) for name in names} if scored else {}
+        by_type: dict[str, list[ItemRow]] = defaultdict(list)
+        for r in scored:
+            by_type[r.type].append(r)
+        per_type = {
+            t: {name: fmean(r.metrics[name] for r in rs) for name in names} for t, rs in sorted(by_type.items())
+        }
+        macro = {name: fmean(v[name] for v in per_type.values()) for name in names} if per_type else {}
+        timings = sorted(r.ms for r in scored if r.ms is not None)
+        out.append(
+            GroupSummary(
+                group=group,
+                recipe=recipe,
+                line=line,
+                level=level,
+                n_items=len(scored),
+                n_skipped=sum(skipped.values()),
+                skipped={str(k): v for k, v in skipped.items()},
+                micro=micro,
+                macro=macro,
+                per_type=per_type,
+                per_type_n={t: len(rs) for t, rs in sorted(by_type.items())},
+                ms_p50=timings[len(timings) // 2] if timings else None,
+            )
+        )
+    return out

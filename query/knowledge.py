@@ -1,0 +1,193 @@
+"""The knowledge-base channels: keyword (Lucene full-text) and semantic (vector index or exact cosine) over
+chunks, grouped into documents (a document's best chunk gives its score, snippet and line range), and the
+snippets of documents no direct channel matched (memory-linked candidates).
+
+Semantic scoring mode: exact cosine over the corpus's chunks when the corpus is small, else the HNSW index,
+oversampled when a corpus filter removes part of what the index returns. "Small" has two thresholds because
+a filtered index query must read many more chunks than it keeps (crossovers measured by
+bench/bench_retrieval.py on 2 cores, 33k chunks: an exact scan costs ~1.7 ms per 100 chunks; the whole-KB
+index query ~4-5 ms; a filtered one ~17-22 ms).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from neo4j import Driver
+
+from graph.cypher_files import load_cypher
+from query.corpus import Corpus
+
+# Exact scoring up to this many chunks: an unfiltered corpus (the index answers directly, ~4-5 ms) ...
+EXACT_MAX_CHUNKS = 300
+# ... and a filtered one (the index is oversampled and post-filtered, ~17-22 ms).
+EXACT_MAX_CHUNKS_FILTERED = 2000
+# Corpus statistics are re-read after this many seconds (documents are rarely added while serving).
+CORPUS_TTL_S = 30.0
+# The index is never asked for more chunks than this (its cost grows with the number returned).
+MAX_INDEX_CHUNKS = 2000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A document proposed by a channel with its best chunk; chunk fields are None for a document that no
+    direct channel matched (a memory-linked candidate) until its snippet is looked up."""
+
+    doc_id: str
+    score: float
+    chunk_id: str | None = None
+    title: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    text: str | None = None
+
+    @property
+    def has_snippet(self) -> bool:
+        return self.chunk_id is not None and self.text is not None
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    doc_ids: tuple[str, ...]
+    filtered: bool  # the corpus is not every document of the graph
+    n_docs: int
+    n_chunks: int
+    total_chunks: int
+    at: float
+
+
+@dataclass(frozen=True)
+class ChannelRun:
+    """What a channel returned, and how."""
+
+    candidates: list[Candidate]
+    mode: str  # "fulltext", "index" or "exact"
+    chunks_read: int  # chunks asked from the index, or scanned
+    starved: bool  # a corpus filter removed hits from an index that had more to give
+
+
+class KnowledgeChannels:
+    """Runs the knowledge-base channel queries on one database; caches corpus statistics briefly."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j", exact_max_chunks: int | None = None) -> None:
+        """`exact_max_chunks` overrides both measured thresholds (0: always the index)."""
+        self.driver = driver
+        self.database = database
+        self.exact_max_chunks = exact_max_chunks
+        self._stats: dict[tuple[object, ...], CorpusStats] = {}
+
+    def corpus_stats(self, corpus: Corpus) -> CorpusStats:
+        """Documents and chunks of the corpus (cached for CORPUS_TTL_S seconds)."""
+        key = corpus.cache_key()
+        cached = self._stats.get(key)
+        now = time.monotonic()
+        if cached is not None and now - cached.at < CORPUS_TTL_S:
+            return cached
+        with self.driver.session(database=self.database) as session:
+            total = session.run(load_cypher("query/count_chunks")).single()
+            rows = list(session.run(load_cypher("query/corpus_documents"), **corpus.cypher_params()))
+        stats = CorpusStats(
+            doc_ids=tuple(r["doc_id"] for r in rows),
+            # A filter that keeps every document is no filter (and needs no per-hit check).
+            filtered=not corpus.is_everything and (not total or len(rows) < int(total["n_docs"])),
+            n_docs=len(rows),
+            n_chunks=sum(int(r["n_chunks"]) for r in rows),
+            total_chunks=int(total["n"]) if total else 0,
+            at=now,
+        )
+        self._stats[key] = stats
+        return stats
+
+    def keyword(self, lucene: str, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
+        """Documents by Lucene BM25 over chunk text + title; the index is read `chunks` deep (deeper when a
+        corpus filter removes part of it)."""
+        stats = self.corpus_stats(corpus)
+        limit = _oversampled(chunks, stats)
+        with self.driver.session(database=self.database) as session:
+            rows = list(
+                session.run(
+                    load_cypher("query/keyword_chunks"),
+                    lucene=lucene,
+                    limit=limit,
+                    depth=depth,
+                    filtered=stats.filtered,
+                    **corpus.cypher_params(),
+                )
+            )
+        return _run(rows, "fulltext", limit, stats)
+
+    def semantic(self, vector: np.ndarray, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
+        """Documents by cosine of their best chunk to `vector` (exact on small corpora, else the index)."""
+        stats = self.corpus_stats(corpus)
+        vec = vector.astype(np.float32).tolist()
+        if stats.n_chunks <= self._exact_limit(stats):
+            with self.driver.session(database=self.database) as session:
+                rows = list(
+                    session.run(
+                        load_cypher("query/semantic_chunks_exact"), vector=vec, doc_ids=list(stats.doc_ids), depth=depth
+                    )
+                )
+            return ChannelRun([_candidate(r) for r in rows], "exact", stats.n_chunks, starved=False)
+        limit = _oversampled(chunks, stats)
+        with self.driver.session(database=self.database) as session:
+            rows = list(
+                session.run(
+                    load_cypher("query/semantic_chunks_index"),
+                    vector=vec,
+                    limit=limit,
+                    depth=depth,
+                    filtered=stats.filtered,
+                    **corpus.cypher_params(),
+                )
+            )
+        return _run(rows, "index", limit, stats)
+
+    def _exact_limit(self, stats: CorpusStats) -> int:
+        if self.exact_max_chunks is not None:
+            return self.exact_max_chunks
+        return EXACT_MAX_CHUNKS_FILTERED if stats.filtered else EXACT_MAX_CHUNKS
+
+    def snippets(self, doc_ids: list[str], vector: np.ndarray | None) -> dict[str, Candidate]:
+        """For documents without a matched chunk: the chunk closest to `vector` (or the first chunk).
+        A document without chunks is missing from the result."""
+        if not doc_ids:
+            return {}
+        with self.driver.session(database=self.database) as session:
+            rows = list(
+                session.run(
+                    load_cypher("query/hydrate_documents"),
+                    doc_ids=doc_ids,
+                    vector=vector.astype(np.float32).tolist() if vector is not None else None,
+                )
+            )
+        return {r["doc_id"]: _candidate(r, score=0.0) for r in rows}
+
+
+def _candidate(row: Any, score: float | None = None) -> Candidate:
+    return Candidate(
+        doc_id=row["doc_id"],
+        score=float(row["score"]) if score is None else score,
+        chunk_id=row["chunk_id"],
+        title=row["title"],
+        start_line=int(row["start_line"]),
+        end_line=int(row["end_line"]),
+        text=row["text"],
+    )
+
+
+def _run(rows: list[Any], mode: str, limit: int, stats: CorpusStats) -> ChannelRun:
+    n_raw = int(rows[0]["n_raw"]) if rows else limit
+    # The filter starved the channel when the index was cut at `limit` and the filter dropped part of it.
+    starved = stats.filtered and n_raw >= limit and limit < stats.total_chunks
+    return ChannelRun([_candidate(r) for r in rows], mode, limit, starved=starved)
+
+
+def _oversampled(chunks: int, stats: CorpusStats) -> int:
+    """Chunks to read from an index so that, after the corpus filter, about `chunks` remain."""
+    if not stats.filtered or stats.n_chunks <= 0 or stats.total_chunks <= 0:
+        return chunks
+    factor = stats.total_chunks / stats.n_chunks
+    return int(min(max(chunks, chunks * factor * 1.2), max(chunks, MAX_INDEX_CHUNKS), stats.total_chunks))

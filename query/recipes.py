@@ -1,0 +1,138 @@
+"""Named, frozen retrieval recipes: which channels feed the document list, how memory cards are ranked,
+and what a search returns. A recipe is data; `Retriever.search` runs it.
+
+Knowledge channels: `semantic` (chunk vectors), `keyword` (full-text / BM25), `memory_linked` (documents
+linked to the profile's memory cards, taken round robin over the cards in rank order). Several channels are
+fused with reciprocal rank fusion, equal weights: s(d) = sum_c 1[d in L_c] / (kappa + rank_c(d)).
+Memory channels rank the profile's cards (`semantic`: cosine; `keyword`: BM25; both: RRF).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from query.errors import UnknownRecipeError
+
+KnowledgeChannel = Literal["semantic", "keyword", "memory_linked"]
+MemoryChannel = Literal["semantic", "keyword"]
+
+DEFAULT_KAPPA = 60.0
+
+
+class Recipe(BaseModel):
+    """A frozen retrieval configuration (see the module docstring for the channels)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    description: str
+    knowledge_channels: tuple[KnowledgeChannel, ...] = ()
+    memory_channels: tuple[MemoryChannel, ...] = ()
+    return_memories: bool = False
+    return_states: bool = False
+    memory_system: str = "raw_turns"
+    state_system: str = "memkb"
+    kappa: float = Field(default=DEFAULT_KAPPA, gt=0)
+    # Documents each knowledge channel contributes to the fusion (independent of k, so that the top k of a
+    # search is the prefix of a deeper search).
+    channel_depth: int = Field(default=50, ge=1)
+    # Chunks fetched per channel before they are grouped into documents.
+    channel_chunks: int = Field(default=100, ge=1)
+    # Length of the memory-linked candidate list L_mem (the round robin stops when it is full).
+    linked_budget: int = Field(default=20, ge=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Recipe:
+        if "memory_linked" in self.knowledge_channels and not self.memory_channels:
+            raise ValueError(f"recipe {self.name}: the memory_linked channel needs memory_channels to rank cards")
+        if self.return_memories and not self.memory_channels:
+            raise ValueError(f"recipe {self.name}: returning memories needs memory_channels")
+        if len(set(self.knowledge_channels)) != len(self.knowledge_channels):
+            raise ValueError(f"recipe {self.name}: a knowledge channel is listed twice")
+        return self
+
+    @property
+    def needs_profile(self) -> bool:
+        """True when a search with this recipe reads the profile's memories or states."""
+        return self.return_memories or self.return_states or "memory_linked" in self.knowledge_channels
+
+    @property
+    def searches_knowledge(self) -> bool:
+        return bool(self.knowledge_channels)
+
+    def with_kappa(self, kappa: float) -> Recipe:
+        return self.model_copy(update={"kappa": kappa})
+
+
+HYBRID = Recipe(
+    name="HYBRID",
+    description="RRF of semantic and keyword search over the knowledge base (no memory)",
+    knowledge_channels=("semantic", "keyword"),
+    memory_channels=("semantic", "keyword"),
+)
+SEMANTIC = Recipe(
+    name="SEMANTIC",
+    description="semantic search over the knowledge base (chunk vectors, cosine)",
+    knowledge_channels=("semantic",),
+    memory_channels=("semantic",),
+)
+KEYWORD = Recipe(
+    name="KEYWORD",
+    description="keyword search over the knowledge base (Lucene BM25 over chunk text and title)",
+    knowledge_channels=("keyword",),
+    memory_channels=("keyword",),
+)
+MEMKB = Recipe(
+    name="MEMKB",
+    description="memkb_search: matched memory cards, the state list, and RRF of memory-linked, semantic and "
+    "keyword document lists",
+    knowledge_channels=("memory_linked", "semantic", "keyword"),
+    memory_channels=("semantic",),
+    return_memories=True,
+    return_states=True,
+)
+MEMKB_NO_STATE = MEMKB.model_copy(
+    update={"name": "MEMKB_NO_STATE", "description": "MEMKB without the state summary", "return_states": False}
+)
+MEMKB_NO_LINKS = MEMKB.model_copy(
+    update={
+        "name": "MEMKB_NO_LINKS",
+        "description": "MEMKB without document links (documents from semantic and keyword search only)",
+        "knowledge_channels": ("semantic", "keyword"),
+    }
+)
+RAW_TURNS = Recipe(
+    name="RAW_TURNS",
+    description="memory search over raw user-turn cards (RRF of cosine and BM25); no documents",
+    memory_channels=("semantic", "keyword"),
+    return_memories=True,
+)
+
+RECIPES: dict[str, Recipe] = {
+    r.name: r for r in (HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, RAW_TURNS)
+}
+
+
+def get_recipe(name: str | Recipe) -> Recipe:
+    """The named recipe (case-insensitive; `-` and `_` are the same); a Recipe is returned as is.
+
+    Raises UnknownRecipeError listing the names."""
+    if isinstance(name, Recipe):
+        return name
+    key = name.strip().upper().replace("-", "_")
+    recipe = RECIPES.get(key)
+    if recipe is None:
+        raise UnknownRecipeError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
+    return recipe
+
+
+def parse_recipes(text: str) -> list[Recipe]:
+    """`HYBRID,MEMKB` (or `all`) -> recipes, in the given order without repeats."""
+    if text.strip().lower() == "all":
+        return list(RECIPES.values())
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise UnknownRecipeError(f"no recipe named in {text!r}; choose from {', '.join(RECIPES)} or `all`")
+    return list({get_recipe(n).name: get_recipe(n) for n in names}.values())

@@ -1,0 +1,503 @@
+"""The Retriever: runs a named recipe against the evidence graph and returns traceable hits.
+
+`search` validates its input (typed errors from query.errors), embeds the query once, runs the recipe's
+knowledge channels (keyword, semantic, memory-linked) and fuses them with RRF, ranks the profile's memory
+cards, reads the profile's active states, and returns every hit with ids that resolve in the graph.
+`read` is the Read tool. Timings per stage are reported in milliseconds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from threading import Lock
+from typing import Any, TypeVar
+
+import numpy as np
+from neo4j import Driver
+
+from graph.cypher_files import load_cypher
+from graph.projection import VectorEncoder
+from query.corpus import EVERYTHING, Corpus
+from query.errors import (
+    DocumentNotChunkedError,
+    EmptyQueryError,
+    EncoderMismatchError,
+    KOutOfRangeError,
+    ProfileRequiredError,
+    UnknownProfileError,
+    UnknownTurnError,
+)
+from query.fusion import fuse_rrf
+from query.knowledge import Candidate, ChannelRun, KnowledgeChannels
+from query.lucene import build_lucene_query
+from query.memory_channels import Card, Cutoff, MemoryChannels, RankedCard
+from query.query_vectors import QueryEmbedder
+from query.read_tool import MAX_LINES, read_document
+from query.recipes import Recipe, get_recipe
+from query.results import DocumentHit, MemoryHit, ReadResult, SearchResult, StateHit
+from query.round_robin import expand_round_robin
+
+_CHANNEL_ORDER = ("semantic", "keyword", "memory_linked")
+# Search returns 5 documents by default and at most 20 (the agent protocol).
+MAX_K = 20
+# Internal rankings for evaluation may go deeper (whole memory sets of a profile).
+MAX_EVAL_K = 10_000
+
+T = TypeVar("T")
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """Worker threads that overlap a search's channel queries, shared by all retrievers of the process."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retriever")
+        return _POOL
+
+
+class Retriever:
+    """Retrieval over one Neo4j database with one encoder (the one that made the graph's vectors; usually
+    the CachedEncoder of `graph.embeddings.load_encoder()`)."""
+
+    def __init__(
+        self,
+        driver: Driver,
+        encoder: VectorEncoder,
+        database: str = "neo4j",
+        *,
+        corpus: Corpus | None = None,
+        exact_max_chunks: int | None = None,
+    ) -> None:
+        self.driver = driver
+        self.encoder = encoder
+        self.database = database
+        self.default_corpus = corpus or EVERYTHING
+        self.knowledge = KnowledgeChannels(driver, database, exact_max_chunks=exact_max_chunks)
+        self.memory = MemoryChannels(driver, database)
+        self.query_embedder = QueryEmbedder(encoder)
+        self._encoder_checked = False
+        self._pool = _shared_pool()
+
+    def close(self) -> None:
+        """Nothing to release (the worker threads are shared by every retriever); kept for symmetry."""
+
+    # --- public API ---------------------------------------------------------------------------------
+
+    def search(
+        self,
+        recipe: str | Recipe,
+        query: str,
+        *,
+        profile_id: str | None = None,
+        k: int = 5,
+        keywords: list[str] | None = None,
+        before_turn_id: str | None = None,
+        corpus: Corpus | None = None,
+    ) -> SearchResult:
+        """Run `recipe` for `query`: up to k documents (knowledge recipes), k memories and the state list
+        (memory recipes). `keywords` replace the query in the keyword channel; `before_turn_id` is the last
+        turn of the history that memory and states may come from (inclusive); `corpus` restricts documents.
+
+        Raises QueryError subclasses for an unknown recipe, an empty query, k outside 1..20, a missing or
+        unknown profile, an unknown cut-off turn, and a result document without chunks."""
+        return self._search(get_recipe(recipe), query, profile_id, k, keywords, before_turn_id, corpus, MAX_K)
+
+    def search_memories(
+        self,
+        recipe: str | Recipe,
+        query: str,
+        *,
+        profile_id: str,
+        k: int,
+        before_turn_id: str | None = None,
+    ) -> SearchResult:
+        """Only the memory ranking of `recipe` (its memory channels), up to k cards (k may exceed 20: this
+        is for evaluation). Documents and states are not searched."""
+        base = get_recipe(recipe)
+        memory_only = base.model_copy(
+            update={"knowledge_channels": (), "return_memories": True, "return_states": False}
+        )
+        return self._search(memory_only, query, profile_id, k, None, before_turn_id, None, MAX_EVAL_K)
+
+    def read(self, doc_id: str, start_line: int = 1, n_lines: int = MAX_LINES) -> ReadResult:
+        """The Read tool: at most 100 lines and 3,000 tokens of `doc_id` from `start_line` (see query.read_tool)."""
+        return read_document(self.driver, self.database, doc_id, start_line, n_lines)
+
+    # --- the search flow ----------------------------------------------------------------------------
+
+    def _search(
+        self,
+        recipe: Recipe,
+        query: str,
+        profile_id: str | None,
+        k: int,
+        keywords: list[str] | None,
+        before_turn_id: str | None,
+        corpus: Corpus | None,
+        max_k: int,
+    ) -> SearchResult:
+        started = time.perf_counter()
+        text = (query or "").strip()
+        if not text:
+            raise EmptyQueryError(f"recipe {recipe.name}: the query is empty; give the text to search for")
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or k > max_k:
+            raise KOutOfRangeError(f"recipe {recipe.name}: k must be an integer from 1 to {max_k}, got {k!r}")
+        if recipe.needs_profile and profile_id is None:
+            raise ProfileRequiredError(f"recipe {recipe.name} searches a profile's memories or states: pass profile_id")
+        if before_turn_id is not None and profile_id is None:
+            raise ProfileRequiredError("before_turn_id (the history cut-off) needs the profile_id it belongs to")
+        corpus = corpus or self.default_corpus
+        keywords = [kw for kw in (keywords or []) if kw.strip()] or None
+        timings: dict[str, float] = {}
+        notes: list[str] = []
+        self._check_encoder()
+
+        # The profile check runs beside the embedding; its errors are raised before any memory is read.
+        profile_future: Future[tuple[int, Cutoff | None]] | None = None
+        if profile_id is not None:
+            profile_future = self._submit(
+                timings, "profile", self._profile_context, profile_id, before_turn_id, recipe.memory_system
+            )
+
+        linked_channel = "memory_linked" in recipe.knowledge_channels
+        wants_memory = recipe.return_memories or linked_channel
+        semantic_memory = wants_memory and "semantic" in recipe.memory_channels
+        # Linked documents without a direct match take their chunk closest to the query vector.
+        needs_vector = "semantic" in recipe.knowledge_channels or semantic_memory or linked_channel
+
+        # Work that needs no query vector starts first and overlaps the embedding.
+        keyword_future: Future[ChannelRun] | None = None
+        lucene = None
+        if "keyword" in recipe.knowledge_channels:
+            lucene = build_lucene_query(text, keywords)
+            if lucene is None:
+                notes.append(
+                    "keyword channel: the query has no searchable term (only stop words, punctuation or "
+                    "whitespace), so it returned nothing"
+                )
+            else:
+                keyword_future = self._submit(
+                    timings,
+                    "keyword",
+                    self.knowledge.keyword,
+                    lucene,
+                    corpus,
+                    recipe.channel_depth,
+                    recipe.channel_chunks,
+                )
+        vector = None
+        if needs_vector:
+            t0 = time.perf_counter()
+            vector = self.query_embedder.embed(text)
+            timings["embed"] = _ms(t0)
+
+        semantic_future: Future[ChannelRun] | None = None
+        if "semantic" in recipe.knowledge_channels:
+            assert vector is not None
+            semantic_future = self._submit(
+                timings,
+                "semantic",
+                self.knowledge.semantic,
+                vector,
+                corpus,
+                recipe.channel_depth,
+                recipe.channel_chunks,
+            )
+
+        cutoff: Cutoff | None = None
+        n_cards = 0
+        if profile_future is not None:
+            n_cards, cutoff = profile_future.result()
+        states_future: Future[tuple[list[StateHit], list[str]]] | None = None
+        if recipe.return_states and profile_id is not None:
+            states_future = self._submit(timings, "states", self._states, profile_id, recipe.state_system, cutoff)
+        cards_future: Future[list[Card]] | None = None
+        if wants_memory and not semantic_memory and profile_id is not None and n_cards:
+            cards_future = self._submit(
+                timings, "memory_cards", self.memory.cards, profile_id, recipe.memory_system, None, cutoff
+            )
+
+        ranked_cards: list[RankedCard] = []
+        if wants_memory and profile_id is not None:
+            if n_cards == 0:
+                notes.append(
+                    f"profile {profile_id} has no memory cards of system {recipe.memory_system!r}: run "
+                    f"`./colabench memory build --system {recipe.memory_system} --profile {profile_id}`"
+                )
+            else:
+                if cards_future is not None:
+                    cards = cards_future.result()
+                else:
+                    t0 = time.perf_counter()
+                    cards = self.memory.cards(profile_id, recipe.memory_system, vector, cutoff)
+                    timings["memory_cards"] = _ms(t0)
+                if cutoff is not None and len(cards) < n_cards:
+                    notes.append(
+                        f"history cut-off at turn {cutoff.turn_id}: {len(cards)} of {n_cards} memory cards are visible"
+                    )
+                t0 = time.perf_counter()
+                ranked_cards = self.memory.rank(
+                    cards, recipe.memory_channels, text, recipe.kappa, (profile_id, recipe.memory_system)
+                )
+                timings["memory_rank"] = _ms(t0)
+                if not ranked_cards:
+                    notes.append("no memory card matched the query")
+
+        lists: dict[str, list[Candidate]] = {}
+        links_by_card: dict[str, list[str]] = {}
+        for channel in recipe.knowledge_channels:
+            if channel == "memory_linked":
+                t0 = time.perf_counter()
+                linked, links_by_card = self._memory_linked(ranked_cards, recipe.linked_budget, corpus)
+                timings["memory_linked"] = _ms(t0)
+                lists["memory_linked"] = [Candidate(doc_id, 0.0) for doc_id in linked]
+                if ranked_cards and not any(links_by_card.values()):
+                    notes.append(
+                        f"memory-linked channel: no memory card of profile {profile_id} has document links in "
+                        f"this corpus; run `./colabench memory build --profile {profile_id}` (the channel is empty)"
+                    )
+            elif channel == "keyword":
+                lists["keyword"] = self._channel_result(keyword_future, "keyword", k, notes)
+            elif channel == "semantic":
+                lists["semantic"] = self._channel_result(semantic_future, "semantic", k, notes)
+
+        documents: list[DocumentHit] = []
+        if recipe.knowledge_channels:
+            documents = self._documents(recipe, lists, k, vector, timings, notes)
+
+        memories: list[MemoryHit] = []
+        if recipe.return_memories:
+            memories = self._memories(recipe, ranked_cards[:k], links_by_card, corpus)
+
+        states: list[StateHit] = []
+        if states_future is not None:
+            states, state_notes = states_future.result()
+            notes.extend(state_notes)
+
+        timings["total"] = _ms(started)
+        return SearchResult(
+            recipe=recipe.name,
+            query=text,
+            profile_id=profile_id,
+            k=k,
+            kappa=recipe.kappa,
+            documents=documents,
+            memories=memories,
+            states=states,
+            notes=notes,
+            timings_ms={name: round(value, 3) for name, value in timings.items()},
+            keywords=keywords,
+            before_turn_id=before_turn_id,
+            corpus=None if corpus.is_everything else corpus,
+        )
+
+    # --- pieces -------------------------------------------------------------------------------------
+
+    def _submit(self, timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any) -> Future[T]:
+        def timed() -> T:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                timings[name] = _ms(t0)
+
+        return self._pool.submit(timed)
+
+    def _check_encoder(self) -> None:
+        if self._encoder_checked:
+            return
+        with self.driver.session(database=self.database) as session:
+            meta = session.run(load_cypher("admin/read_meta")).single()
+        graph_encoder = meta["encoder_id"] if meta else None
+        if graph_encoder and graph_encoder != self.encoder.encoder_id:
+            raise EncoderMismatchError(
+                f"the graph's vectors were made by encoder {graph_encoder}, but this retriever embeds queries "
+                f"with {self.encoder.encoder_id}; set COLABENCH_ENCODER to the graph's encoder or rebuild the graph"
+            )
+        self._encoder_checked = True
+
+    def _profile_context(self, profile_id: str, before_turn_id: str | None, system: str) -> tuple[int, Cutoff | None]:
+        """(live cards of `system`, the cut-off) for an existing profile; typed errors otherwise."""
+        with self.driver.session(database=self.database) as session:
+            row = session.run(
+                load_cypher("query/profile_context"), profile_id=profile_id, turn_id=before_turn_id, system=system
+            ).single()
+        assert row is not None
+        if not row["profile_exists"]:
+            raise UnknownProfileError(
+                f"no profile {profile_id!r} in the graph; ingest its dataset first, or check the id "
+                "(ids are case-sensitive)"
+            )
+        cutoff = None
+        if before_turn_id is not None:
+            if not row["turn_exists"]:
+                raise UnknownTurnError(f"history cut-off turn {before_turn_id!r} does not exist in the graph")
+            if row["turn_profile_id"] != profile_id:
+                raise UnknownTurnError(
+                    f"history cut-off turn {before_turn_id!r} belongs to profile {row['turn_profile_id']!r}, "
+                    f"not {profile_id!r}"
+                )
+            cutoff = Cutoff(before_turn_id, int(row["cut_session"]), int(row["cut_turn"]))
+        return int(row["n_cards"]), cutoff
+
+    def _channel_result(
+        self, future: Future[ChannelRun] | None, name: str, k: int, notes: list[str]
+    ) -> list[Candidate]:
+        if future is None:
+            return []
+        run = future.result()
+        if run.starved and len(run.candidates) < k:
+            notes.append(
+                f"{name} channel: the corpus filter left {len(run.candidates)} documents (< k={k}) among the "
+                f"top {run.chunks_read} chunks of the index; more may exist further down"
+            )
+        return run.candidates
+
+    def _memory_linked(
+        self, ranked: list[RankedCard], budget: int, corpus: Corpus
+    ) -> tuple[list[str], dict[str, list[str]]]:
+        """L_mem: round robin over the cards in rank order; links are fetched for as many top cards as the
+        budget could need, and for more only when those run out."""
+        links: dict[str, list[str]] = {}
+        start = 0
+        batch = max(budget, 1)
+        linked: list[str] = []
+        while start < len(ranked):
+            ids = [rc.card.memory_id for rc in ranked[start : start + batch]]
+            links.update(self.memory.links(ids, corpus))
+            start += batch
+            ordered = [links.get(rc.card.memory_id, []) for rc in ranked[:start]]
+            linked = expand_round_robin(ordered, budget)
+            if len(linked) >= budget:
+                break
+        return linked, links
+
+    def _documents(
+        self,
+        recipe: Recipe,
+        lists: dict[str, list[Candidate]],
+        k: int,
+        vector: np.ndarray | None,
+        timings: dict[str, float],
+        notes: list[str],
+    ) -> list[DocumentHit]:
+        t0 = time.perf_counter()
+        matched = {name: {c.doc_id: c for c in cands if c.has_snippet} for name, cands in lists.items()}
+        own_score: dict[str, float] = {}
+        if len(lists) == 1:
+            ((name, only),) = lists.items()
+            chosen = [(c.doc_id, c.score, {name: rank}) for rank, c in enumerate(only[:k], start=1)]
+            own_score = {c.doc_id: c.score for c in only}
+        else:
+            fused = fuse_rrf({name: [c.doc_id for c in cands] for name, cands in lists.items()}, recipe.kappa)
+            chosen = [(f.item_id, f.score, f.channel_ranks) for f in fused[:k]]
+        # Snippet: the best chunk from the channel where the document ranks best (semantic first on ties).
+        snippet: dict[str, Candidate] = {}
+        for doc_id, _, ranks in chosen:
+            for channel, _rank in sorted(ranks.items(), key=lambda kv: (kv[1], _CHANNEL_ORDER.index(kv[0]))):
+                found = matched.get(channel, {}).get(doc_id)
+                if found is not None:
+                    snippet[doc_id] = found
+                    break
+        timings["fuse"] = _ms(t0)
+        lacking = [doc_id for doc_id, _, _ in chosen if doc_id not in snippet]
+        if lacking:
+            t0 = time.perf_counter()
+            snippet.update(self.knowledge.snippets(lacking, vector))
+            timings["snippets"] = _ms(t0)
+        missing = [doc_id for doc_id, _, _ in chosen if doc_id not in snippet]
+        if missing:
+            raise DocumentNotChunkedError(
+                f"documents {missing} have no chunks, so they cannot give a snippet; their ingest did not "
+                "finish: run the same `./colabench ingest` command again to resume it"
+            )
+        hits = []
+        for rank, (doc_id, score, ranks) in enumerate(chosen, start=1):
+            c = snippet[doc_id]
+            assert c.chunk_id is not None and c.start_line is not None and c.end_line is not None
+            hits.append(
+                DocumentHit(
+                    doc_id=doc_id,
+                    title=c.title or doc_id,
+                    start_line=c.start_line,
+                    end_line=c.end_line,
+                    snippet=c.text or "",
+                    score=own_score.get(doc_id, score),
+                    rank=rank,
+                    chunk_id=c.chunk_id,
+                    channel_ranks=dict(ranks),
+                )
+            )
+        if len(hits) < k:
+            notes.append(f"only {len(hits)} documents matched (k={k})")
+        return hits
+
+    def _memories(
+        self, recipe: Recipe, top: list[RankedCard], links_by_card: dict[str, list[str]], corpus: Corpus
+    ) -> list[MemoryHit]:
+        if not top:
+            return []
+        details = self.memory.details([rc.card for rc in top])
+        show_links = "memory_linked" in recipe.knowledge_channels
+        if show_links:
+            missing = [rc.card.memory_id for rc in top if rc.card.memory_id not in links_by_card]
+            if missing:
+                links_by_card = {**links_by_card, **self.memory.links(missing, corpus)}
+        return [
+            MemoryHit(
+                memory_id=rc.card.memory_id,
+                system=recipe.memory_system,
+                text=details[rc.card.memory_id].text,
+                source_turn_ids=list(details[rc.card.memory_id].source_turn_ids),
+                score=rc.score,
+                rank=rank,
+                linked_doc_ids=list(links_by_card.get(rc.card.memory_id, [])) if show_links else [],
+                channel_ranks=dict(rc.channel_ranks),
+            )
+            for rank, rc in enumerate(top, start=1)
+        ]
+
+    def _states(self, profile_id: str, system: str, cutoff: Cutoff | None) -> tuple[list[StateHit], list[str]]:
+        """The profile's active states visible at the cut-off, and notes on what is missing or hidden."""
+        notes: list[str] = []
+        with self.driver.session(database=self.database) as session:
+            rows = list(
+                session.run(
+                    load_cypher("query/profile_states"),
+                    profile_id=profile_id,
+                    system=system,
+                    cut_session=cutoff.session_ordinal if cutoff else None,
+                    cut_turn=cutoff.turn_ordinal if cutoff else None,
+                )
+            )
+        visible = [r for r in rows if r["visible"]]
+        if not rows:
+            notes.append(
+                f"no state summary (system {system!r}) exists for profile {profile_id} yet: the state list is empty"
+            )
+        elif len(visible) < len(rows):
+            notes.append(
+                f"{len(rows) - len(visible)} of {len(rows)} states derive from turns after the history cut-off "
+                "and are left out"
+            )
+        states = [
+            StateHit(
+                state_id=r["state_id"],
+                text=r["text"] or "",
+                concerns=r["concerns"],
+                time_context=r["time_context"],
+                unresolved=list(r["unresolved"]),
+                source_turn_ids=list(r["source_turn_ids"]),
+            )
+            for r in visible
+        ]
+        return states, notes
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000.0
