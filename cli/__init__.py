@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import typer
 
-from cli import eval_cmd, events_cmd, graph_cmd, ingest_cmd, memory_cmd, neo4j_cmd, query_cmd
+from cli import (
+    eval_cmd,
+    events_cmd,
+    graph_cmd,
+    ingest_cmd,
+    llm_cmd,
+    memory_cmd,
+    neo4j_cmd,
+    query_cmd,
+    report_cmd,
+    run_cmd,
+)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB.")
 app.add_typer(neo4j_cmd.app, name="neo4j", help="Start, stop and inspect the project's local Neo4j.")
@@ -14,6 +25,9 @@ ingest_cmd.register(app)
 app.add_typer(query_cmd.app, name="query", help="Search with a retrieval recipe, or read a document.")
 app.add_typer(memory_cmd.app, name="memory", help="Build memory cards and their document links.")
 app.add_typer(eval_cmd.app, name="eval", help="Evaluate retrieval (no LLM) on a dataset.")
+run_cmd.register(app)
+report_cmd.register(app)
+app.add_typer(llm_cmd.app, name="llm", help="LLM roles: settings, ping, response cache, prompt hashes.")
 
 
 def main() -> None:

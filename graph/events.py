@@ -338,3 +338,121 @@ def parse_event(event_type: str, payload: dict[str, Any]) -> DomainEvent:
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# --- evaluation runs (answering agent, judges) ----------------------------------------------------
+
+
+class RunStarted(DomainEvent):
+    """One method run over a dataset's items, with everything needed to reproduce it (never API keys)."""
+
+    TYPE: ClassVar[str] = "RunStarted"
+    run_id: Identifier
+    method: str
+    dataset: str
+    batch_id: str
+    item_ids: list[Identifier]
+    config: dict[str, Any] = Field(default_factory=dict)
+    models: dict[str, Any] = Field(default_factory=dict)
+    prompt_hashes: dict[str, Any] = Field(default_factory=dict)
+    seeds: dict[str, Any] = Field(default_factory=dict)
+    versions: dict[str, Any] = Field(default_factory=dict)
+    dataset_fingerprint: str
+    dataset_head_seq: int = Field(ge=0)
+
+
+class AttemptStarted(DomainEvent):
+    """One item under one run; the attempt id is `<run_id>:<item_id>`."""
+
+    TYPE: ClassVar[str] = "AttemptStarted"
+    attempt_id: Identifier
+    run_id: Identifier
+    item_id: Identifier
+
+
+class ReturnedRef(BaseModel):
+    """Something a tool call returned: a document line range, a memory card or a state."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["document", "memory", "state"]
+    id: Identifier
+    rank: int = Field(ge=1)
+    start_line: int | None = Field(default=None, ge=1)
+    end_line: int | None = Field(default=None, ge=1)
+
+
+class ToolCalled(DomainEvent):
+    """A tool call of the answering agent, with its arguments, outcome, returned ids and the text it saw."""
+
+    TYPE: ClassVar[str] = "ToolCalled"
+    tool_call_id: Identifier
+    attempt_id: Identifier
+    round: int = Field(ge=1)
+    ordinal: int = Field(ge=0)
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    ok: bool
+    error: str | None = None
+    recipe: str | None = None
+    returned: list[ReturnedRef] = Field(default_factory=list)
+    response: str = ""
+
+
+class AnswerGiven(DomainEvent):
+    """The final answer of an attempt; turns count every model call, the final answer turn included."""
+
+    TYPE: ClassVar[str] = "AnswerGiven"
+    attempt_id: Identifier
+    answer: str
+    rounds: int = Field(ge=0)
+    turns: int = Field(ge=1)
+    finish: Literal["answered", "forced_final", "empty"]
+    tokens_in: int = Field(ge=0)
+    tokens_out: int = Field(ge=0)
+    model: str
+    prompt_sha256: str
+
+
+class AnswerJudged(DomainEvent):
+    """A judge's verdict on an attempt: accuracy, one quality dimension, or the error analysis."""
+
+    TYPE: ClassVar[str] = "AnswerJudged"
+    judgment_id: Identifier
+    attempt_id: Identifier
+    kind: str
+    verdict: str | None = None
+    score: float | None = None
+    rationale: str = ""
+    error_category: str | None = None
+    visibility: str | None = None
+    valid: bool = True
+    judge_model: str
+    prompt_name: str
+    prompt_version: str
+    prompt_sha256: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class AttemptFinished(DomainEvent):
+    """An attempt ended: `answered`, or `error` when the endpoint failed after every retry (retried on resume)."""
+
+    TYPE: ClassVar[str] = "AttemptFinished"
+    attempt_id: Identifier
+    status: Literal["answered", "error"]
+    rounds: int = Field(default=0, ge=0)
+    turns: int = Field(default=0, ge=0)
+    tokens_in: int = Field(default=0, ge=0)
+    tokens_out: int = Field(default=0, ge=0)
+    seconds: float = Field(default=0.0, ge=0)
+    error: str | None = None
+    usage: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunFinished(DomainEvent):
+    """A run's pass over its items ended; `incomplete` when some attempts or judgments are still missing."""
+
+    TYPE: ClassVar[str] = "RunFinished"
+    run_id: Identifier
+    status: Literal["finished", "incomplete"]
+    counts: dict[str, Any] = Field(default_factory=dict)
+    usage: dict[str, Any] = Field(default_factory=dict)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: start Neo4j, ingest the bundled sample, summarise the graph.
+# The main job: start Neo4j, ingest the bundled sample, summarise the graph, run the retrieval line and the
+# evaluation of MemKB against No Memory + Hybrid (retrieval-only without an LLM), and write the report.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CB="$ROOT/colabench"
@@ -8,6 +9,8 @@ CB="$ROOT/colabench"
 "$CB" graph summary
 "$CB" eval retrieval --dataset bundle --path sample --recipes all --k 1,3,5,10,20 \
     --out "${COLABENCH_DATA_DIR:-$ROOT/.data}/results/retrieval_sample.json"
+"$CB" run --methods MEMKB,HYBRID --dataset sample
+"$CB" report --latest
 cat <<'TXT'
 
 Explore the graph:
@@ -18,5 +21,7 @@ Explore the graph:
   ./colabench query read DOC_ID --start 1 --lines 40
   ./colabench eval retrieval --dataset longmemeval --path ../shared/data/longmemeval_dev/longmemeval_s_dev.json.gz
   ./colabench ingest ../shared/data/kb/documents.jsonl.gz   the full 6,256-document knowledge base
+  ./colabench report --list            every evaluation run in the graph
+  ./colabench llm settings             the LLM roles (endpoint, model; never keys)
   ./colabench neo4j stop               stop the local Neo4j
 TXT

@@ -1,0 +1,175 @@
+"""The answering agent under the paper's budget: at most `max_tool_rounds` rounds of tool calls, then a
+final round that offers no tools. Every model call is a turn (the final answer turn included); every tool
+call is recorded with its round, ordinal, outcome and returned ids."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.llm.client import LLMClient, Message
+from agents.methods.registry import MethodSpec
+from agents.prompts.registry import PromptSet
+from agents.prompts.template import render_messages
+from agents.tools.definitions import tool_definition
+from agents.tools.execution import SearchBackend, ToolOutcome, ToolScope, execute_tool, parse_arguments
+
+
+class Budget(BaseModel):
+    """The agent budget (paper: 4 tool rounds, then a final answer round)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    max_tool_rounds: int = Field(default=4, ge=0, le=20)
+    max_calls_per_round: int = Field(default=4, ge=1, le=32)
+
+
+@dataclass(frozen=True)
+class StateLine:
+    state_id: str
+    text: str
+    concerns: str
+    time_context: str
+    unresolved: list[str]
+    source_turn_ids: list[str]
+
+    def render(self) -> str:
+        parts = [f"- [{self.state_id}] {self.text}"]
+        extras = []
+        if self.concerns:
+            extras.append(f"concerns: {self.concerns}")
+        if self.time_context:
+            extras.append(f"time: {self.time_context}")
+        if self.unresolved:
+            extras.append("unresolved: " + "; ".join(self.unresolved))
+        if self.source_turn_ids:
+            extras.append("from turns " + ", ".join(self.source_turn_ids))
+        if extras:
+            parts.append(" (" + "; ".join(extras) + ")")
+        return "".join(parts)
+
+
+@dataclass(frozen=True)
+class AgentTask:
+    """One item as the agent may see it: the request and whose memory it may search (never gold)."""
+
+    item_id: str
+    profile_id: str
+    question: str
+    asked_at: str | None
+    before_turn_id: str | None = None
+    states: tuple[StateLine, ...] = ()
+
+
+@dataclass
+class RecordedCall:
+    round: int
+    ordinal: int
+    outcome: ToolOutcome
+
+
+@dataclass
+class Transcript:
+    answer: str = ""
+    rounds: int = 0
+    turns: int = 0
+    finish: str = "answered"
+    tokens_in: int = 0
+    tokens_out: int = 0
+    calls: list[RecordedCall] = field(default_factory=list)
+    cached_turns: int = 0
+    tool_seconds: float = 0.0
+
+
+class AnsweringAgent:
+    """Runs one method's agent on one task; `answer` never writes to the graph (the runner does)."""
+
+    def __init__(
+        self, method: MethodSpec, llm: LLMClient, backend: SearchBackend, prompts: PromptSet, budget: Budget
+    ) -> None:
+        self.method = method
+        self.llm = llm
+        self.backend = backend
+        self.prompts = prompts
+        self.budget = budget
+        self.tool_defs = [tool_definition(b.tool) for b in method.tools]
+
+    def first_messages(self, task: AgentTask) -> list[Message]:
+        state_block = ""
+        if self.method.state_in_prompt:
+            lines = "\n".join(s.render() for s in task.states) or "(no states: the summary is empty)"
+            state_block = self.prompts["answer_state_block"].render(states=lines)
+        return list(
+            render_messages(
+                self.prompts["answer"],
+                max_rounds=self.budget.max_tool_rounds,
+                state_block=state_block,
+                asked_at=task.asked_at or "at an unknown time",
+                question=task.question,
+            )
+        )
+
+    def answer(self, task: AgentTask) -> Transcript:
+        """Run the loop; LLM-layer errors (endpoint down after retries) propagate to the runner."""
+        messages = self.first_messages(task)
+        scope = ToolScope(profile_id=task.profile_id, before_turn_id=task.before_turn_id)
+        out = Transcript()
+        nudged = False
+        while True:
+            offer_tools = out.rounds < self.budget.max_tool_rounds and bool(self.tool_defs)
+            if not offer_tools and out.rounds > 0 and not nudged:
+                messages.append(
+                    {
+                        "role": "user",
+                        "content": self.prompts["answer_final"].render(max_rounds=self.budget.max_tool_rounds),
+                    }
+                )
+                nudged = True
+            reply = self.llm.chat(messages, tools=self.tool_defs if offer_tools else None)
+            out.turns += 1
+            out.tokens_in += reply.tokens_in
+            out.tokens_out += reply.tokens_out
+            out.cached_turns += int(reply.cached)
+            if offer_tools and reply.tool_calls:
+                out.rounds += 1
+                messages.append(reply.assistant_message())
+                for ordinal, call in enumerate(reply.tool_calls):
+                    started = time.perf_counter()
+                    if ordinal >= self.budget.max_calls_per_round:
+                        outcome = _over_limit(call.name, call.arguments, self.budget.max_calls_per_round)
+                    elif call.name not in self.method.tool_names():
+                        outcome = _not_offered(call.name, call.arguments, self.method.tool_names())
+                    else:
+                        outcome = execute_tool(
+                            self.backend,
+                            call.name,
+                            call.arguments,
+                            recipe=self.method.recipe_for(call.name),
+                            scope=scope,
+                        )
+                    out.tool_seconds += time.perf_counter() - started
+                    out.calls.append(RecordedCall(round=out.rounds, ordinal=ordinal, outcome=outcome))
+                    messages.append({"role": "tool", "tool_call_id": call.id, "content": outcome.response})
+                continue
+            out.answer = (reply.content or "").strip()
+            if not out.answer:
+                out.finish = "empty"
+            elif not offer_tools and out.rounds >= self.budget.max_tool_rounds and self.budget.max_tool_rounds > 0:
+                out.finish = "forced_final"
+            else:
+                out.finish = "answered"
+            return out
+
+
+def _over_limit(tool: str, raw: str, limit: int) -> ToolOutcome:
+    arguments, _, _ = parse_arguments(tool, raw)
+    error = f"not run: at most {limit} tool calls per round"
+    return ToolOutcome(tool=tool, arguments=arguments, ok=False, error=error, response=json.dumps({"error": error}))
+
+
+def _not_offered(tool: str, raw: str, offered: list[str]) -> ToolOutcome:
+    arguments, _, _ = parse_arguments(tool, raw)
+    error = f"unknown tool {tool!r}; available: {', '.join(offered)}"
+    return ToolOutcome(tool=tool, arguments=arguments, ok=False, error=error, response=json.dumps({"error": error}))

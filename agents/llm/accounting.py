@@ -1,0 +1,117 @@
+"""Usage accounting per role: calls, cache hits, endpoint requests, retries, tokens and estimated cost."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class RoleUsage(BaseModel):
+    """Counters of one role. Tokens of cached replies are counted in `tokens_*` but not in `billed_*`."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    endpoint_requests: int = 0
+    retries: int = 0
+    invalid_replies: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    billed_tokens_in: int = 0
+    billed_tokens_out: int = 0
+    cost_usd: float | None = None
+    seconds: float = 0.0
+
+    def add(self, other: RoleUsage) -> None:
+        for name in ("calls", "cache_hits", "endpoint_requests", "retries", "invalid_replies"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("tokens_in", "tokens_out", "billed_tokens_in", "billed_tokens_out"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.seconds += other.seconds
+        if other.cost_usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + other.cost_usd
+
+
+class UsageLedger:
+    """Thread-safe usage counters keyed by role; one ledger per run (or per CLI invocation)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._roles: dict[str, RoleUsage] = {}
+
+    def _role(self, role: str) -> RoleUsage:
+        return self._roles.setdefault(role, RoleUsage())
+
+    def record_call(
+        self,
+        role: str,
+        *,
+        cached: bool,
+        tokens_in: int,
+        tokens_out: int,
+        price_in_per_mtok: float | None,
+        price_out_per_mtok: float | None,
+        seconds: float = 0.0,
+    ) -> None:
+        """Count one logical call (one reply used), cached or not, and its wall time (retries included)."""
+        with self._lock:
+            usage = self._role(role)
+            usage.calls += 1
+            usage.seconds += seconds
+            usage.tokens_in += tokens_in
+            usage.tokens_out += tokens_out
+            if cached:
+                usage.cache_hits += 1
+                return
+            usage.billed_tokens_in += tokens_in
+            usage.billed_tokens_out += tokens_out
+            if price_in_per_mtok is not None and price_out_per_mtok is not None:
+                cost = (tokens_in * price_in_per_mtok + tokens_out * price_out_per_mtok) / 1_000_000
+                usage.cost_usd = (usage.cost_usd or 0.0) + cost
+
+    def record_request(self, role: str, *, retry: bool) -> None:
+        """Count one HTTP request sent to the endpoint (a retry is also a request)."""
+        with self._lock:
+            usage = self._role(role)
+            usage.endpoint_requests += 1
+            if retry:
+                usage.retries += 1
+
+    def record_invalid(self, role: str) -> None:
+        with self._lock:
+            self._role(role).invalid_replies += 1
+
+    def snapshot(self) -> dict[str, RoleUsage]:
+        """A copy of the counters per role."""
+        with self._lock:
+            return {role: usage.model_copy() for role, usage in sorted(self._roles.items())}
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready counters per role plus a `total` entry."""
+        snap = self.snapshot()
+        total = RoleUsage()
+        for usage in snap.values():
+            total.add(usage)
+        out: dict[str, Any] = {role: usage.model_dump() for role, usage in snap.items()}
+        out["total"] = total.model_dump()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UsageLedger:
+        """A ledger holding the per-role counters of `as_dict()` output (the `total` entry is ignored)."""
+        ledger = cls()
+        for role, counters in data.items():
+            if role != "total" and isinstance(counters, dict):
+                ledger._roles[role] = RoleUsage.model_validate(counters)
+        return ledger
+
+    def merge(self, other: UsageLedger) -> None:
+        """Add another ledger's counters to this one."""
+        for role, usage in other.snapshot().items():
+            with self._lock:
+                self._role(role).add(usage)
+
+    def total_endpoint_requests(self) -> int:
+        with self._lock:
+            return sum(u.endpoint_requests for u in self._roles.values())

@@ -1,0 +1,114 @@
+"""Persistent LLM response cache: SQLite rows keyed by the SHA-256 of the canonical request.
+
+The key covers everything that shapes a reply (model, messages, tools, tool choice, response format,
+sampling parameters, provider extras) and nothing else: not the endpoint URL, not the API key. A rerun of
+the same requests therefore costs nothing and returns the identical replies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from graph.hashing import canonical_bytes
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    request_sha256 TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    role TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    response TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+_BUSY_TIMEOUT_MS = 60_000
+
+
+def request_key(request: dict[str, Any]) -> str:
+    """SHA-256 hex of the canonical JSON of a chat request (sorted keys, no whitespace)."""
+    import hashlib
+
+    return hashlib.sha256(canonical_bytes(request)).hexdigest()
+
+
+class ResponseCache:
+    """Normalised replies by request hash in one SQLite file; safe across threads and processes (WAL)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._conn: sqlite3.Connection | None = None
+        self._pid = 0
+        self._lock = threading.RLock()
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is not None and self._pid == os.getpid():
+            return self._conn
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(
+            self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+        conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.executescript(_SCHEMA)
+        self._conn, self._pid = conn, os.getpid()
+        return conn
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored reply for a request hash, or None (a corrupt row counts as missing)."""
+        with self._lock:
+            row = self._connection().execute(
+                "SELECT response FROM responses WHERE request_sha256 = ?", (key,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except json.JSONDecodeError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def put(self, key: str, *, model: str, role: str, response: dict[str, Any]) -> None:
+        """Store (or replace) the reply of a request."""
+        text = json.dumps(response, ensure_ascii=False, sort_keys=True)
+        with self._lock:
+            self._connection().execute(
+                "INSERT INTO responses (request_sha256, model, role, created_at, response) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (request_sha256) DO UPDATE SET response = excluded.response, "
+                "created_at = excluded.created_at",
+                (key, model, role, datetime.now(UTC).isoformat(timespec="seconds"), text),
+            )
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._connection().execute("SELECT count(*) FROM responses").fetchone()[0])
+
+    def stats(self) -> list[tuple[str, str, int]]:
+        """(role, model, rows) for `./colabench llm cache`."""
+        with self._lock:
+            rows = self._connection().execute(
+                "SELECT role, model, count(*) FROM responses GROUP BY role, model ORDER BY role, model"
+            ).fetchall()
+        return [(str(r), str(m), int(n)) for r, m, n in rows]
+
+    def clear(self, role: str | None = None) -> int:
+        """Delete rows (of one role, or all); return how many."""
+        with self._lock:
+            conn = self._connection()
+            before = conn.total_changes
+            if role is None:
+                conn.execute("DELETE FROM responses")
+            else:
+                conn.execute("DELETE FROM responses WHERE role = ?", (role,))
+            return conn.total_changes - before
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None and self._pid == os.getpid():
+                self._conn.close()
+            self._conn = None

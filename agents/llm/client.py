@@ -1,0 +1,386 @@
+"""The one way the project calls an LLM: the openai SDK against any OpenAI-compatible endpoint.
+
+`LLMClient.chat` sends one chat completion (optionally with tools) through the response cache, retrying
+429/5xx/timeouts/malformed replies with exponential backoff (honouring Retry-After). `LLMClient.structured`
+asks for JSON validated by a pydantic model, through OpenAI `json_schema` output or, for servers without it,
+`json_object` output with the schema in the prompt; an invalid reply is answered with the validation error
+and asked again.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from agents.llm.accounting import UsageLedger
+from agents.llm.cache import ResponseCache, request_key
+from agents.llm.errors import LLMOutputError, LLMUnavailableError
+from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
+from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
+
+T = TypeVar("T", bound=BaseModel)
+Message = dict[str, Any]
+
+# Status codes worth another try: request timeout, conflict, rate limit, and every server-side error.
+_RETRY_STATUS = {408, 409, 425, 429}
+
+
+@dataclass(frozen=True)
+class ToolCallRequest:
+    """A tool call the model asked for; `arguments` is the raw JSON text the model wrote."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ChatReply:
+    content: str | None
+    tool_calls: list[ToolCallRequest]
+    finish_reason: str | None
+    tokens_in: int
+    tokens_out: int
+    cached: bool
+    request_sha256: str
+    model: str
+
+    def to_cache(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in self.tool_calls],
+            "finish_reason": self.finish_reason,
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+            "model": self.model,
+        }
+
+    @classmethod
+    def from_cache(cls, data: dict[str, Any], key: str) -> ChatReply:
+        return cls(
+            content=data.get("content"),
+            tool_calls=[ToolCallRequest(str(c["id"]), str(c["name"]), str(c["arguments"])) for c in data["tool_calls"]],
+            finish_reason=data.get("finish_reason"),
+            tokens_in=int(data.get("tokens_in", 0)),
+            tokens_out=int(data.get("tokens_out", 0)),
+            cached=True,
+            request_sha256=key,
+            model=str(data.get("model", "")),
+        )
+
+    def assistant_message(self) -> Message:
+        """The reply as an assistant message to continue the conversation with."""
+        message: Message = {"role": "assistant", "content": self.content or ""}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in self.tool_calls
+            ]
+        return message
+
+
+@dataclass
+class StructuredReply(Generic[T]):
+    """A validated structured reply and the raw replies it took (the last one is the valid one)."""
+
+    value: T
+    replies: list[ChatReply] = field(default_factory=list)
+
+    @property
+    def tokens_in(self) -> int:
+        return sum(r.tokens_in for r in self.replies)
+
+    @property
+    def tokens_out(self) -> int:
+        return sum(r.tokens_out for r in self.replies)
+
+
+class _MalformedReplyError(Exception):
+    """The endpoint answered 200 with a body that is not a usable chat completion."""
+
+
+class LLMClient:
+    """A role's client: settings, the shared cache and ledger, a per-role concurrency limit."""
+
+    def __init__(
+        self,
+        settings: LLMRoleSettings,
+        *,
+        cache: ResponseCache | None,
+        ledger: UsageLedger,
+        cache_mode: CacheMode = "use",
+        sleep: Callable[[float], None] = time.sleep,
+        slots: threading.BoundedSemaphore | None = None,
+    ) -> None:
+        settings.require()
+        self.settings = settings
+        self.role = settings.role
+        self.cache = cache if cache_mode != "off" else None
+        self.cache_mode = cache_mode
+        self.ledger = ledger
+        self._sleep = sleep
+        # Shared between clients of one role (see LLMRoles) so the role's concurrency limit holds overall.
+        self._slots = slots or threading.BoundedSemaphore(settings.concurrency)
+        self._client = openai.OpenAI(
+            base_url=settings.base_url,
+            api_key=settings.resolved_api_key(),
+            timeout=settings.timeout_s,
+            max_retries=0,
+        )
+
+    @property
+    def model(self) -> str:
+        return str(self.settings.model)
+
+    def close(self) -> None:
+        self._client.close()
+
+    # --- plain chat ------------------------------------------------------------------------------
+
+    def build_request(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: str | None = None,
+        response_format: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> dict[str, Any]:
+        """The request body (what the cache key hashes); no endpoint, no key."""
+        s = self.settings
+        request: dict[str, Any] = {
+            "model": s.model,
+            "messages": list(messages),
+            "temperature": s.temperature,
+            "max_tokens": max_tokens or s.max_tokens,
+        }
+        if s.top_p is not None:
+            request["top_p"] = s.top_p
+        if s.seed is not None:
+            request["seed"] = s.seed
+        if tools:
+            request["tools"] = list(tools)
+            request["tool_choice"] = tool_choice or "auto"
+        if response_format is not None:
+            request["response_format"] = response_format
+        if s.extra_body:
+            request["extra_body"] = dict(s.extra_body)
+        return request
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: str | None = None,
+        response_format: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
+    ) -> ChatReply:
+        """One chat completion, from the cache when the identical request was answered before."""
+        request = self.build_request(
+            messages, tools=tools, tool_choice=tool_choice, response_format=response_format, max_tokens=max_tokens
+        )
+        key = request_key(request)
+        s = self.settings
+        started = time.perf_counter()
+        if self.cache is not None and self.cache_mode == "use":
+            hit = self.cache.get(key)
+            if hit is not None:
+                reply = ChatReply.from_cache(hit, key)
+                self.ledger.record_call(
+                    self.role,
+                    cached=True,
+                    tokens_in=reply.tokens_in,
+                    tokens_out=reply.tokens_out,
+                    price_in_per_mtok=s.price_in_per_mtok,
+                    price_out_per_mtok=s.price_out_per_mtok,
+                    seconds=time.perf_counter() - started,
+                )
+                return reply
+        reply = self._send_with_retries(request, key)
+        if self.cache is not None:
+            self.cache.put(key, model=self.model, role=self.role, response=reply.to_cache())
+        self.ledger.record_call(
+            self.role,
+            cached=False,
+            tokens_in=reply.tokens_in,
+            tokens_out=reply.tokens_out,
+            price_in_per_mtok=s.price_in_per_mtok,
+            price_out_per_mtok=s.price_out_per_mtok,
+            seconds=time.perf_counter() - started,
+        )
+        return reply
+
+    def _send_with_retries(self, request: dict[str, Any], key: str) -> ChatReply:
+        s = self.settings
+        last_problem = ""
+        last_retry_after: float | None = None
+        for attempt in range(s.max_retries + 1):
+            if attempt:
+                self._sleep(self._backoff(attempt, last_retry_after))
+            last_retry_after = None
+            self.ledger.record_request(self.role, retry=attempt > 0)
+            try:
+                with self._slots:
+                    return self._send_once(request, key)
+            except openai.APIStatusError as exc:
+                status = exc.status_code
+                if status not in _RETRY_STATUS and status < 500:
+                    raise LLMUnavailableError(
+                        f"role {self.role!r}: {public_url(str(s.base_url))} refused the request for model "
+                        f"{s.model!r} with HTTP {status}: {_short(exc.message)}"
+                    ) from exc
+                last_problem = f"HTTP {status}"
+                last_retry_after = _retry_after(exc)
+            except openai.APITimeoutError:
+                last_problem = f"timeout after {s.timeout_s:g} s"
+            except openai.APIConnectionError as exc:
+                last_problem = f"connection failed ({_short(str(exc))})"
+            except (openai.APIResponseValidationError, _MalformedReplyError, json.JSONDecodeError, ValueError) as exc:
+                last_problem = f"malformed reply ({_short(str(exc))})"
+        raise LLMUnavailableError(
+            f"role {self.role!r}: {public_url(str(s.base_url))} (model {s.model!r}) kept failing: {last_problem} "
+            f"after {s.max_retries + 1} request(s); check the endpoint, or raise max_retries / timeout_s"
+        )
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        s = self.settings
+        if retry_after is not None:
+            return min(s.retry_max_s, retry_after)
+        delay = min(s.retry_max_s, s.retry_base_s * (2 ** (attempt - 1)))
+        # Jitter spreads concurrent retries so they do not hit a rate limit together again.
+        return delay * (0.5 + random.random() / 2)
+
+    def _send_once(self, request: dict[str, Any], key: str) -> ChatReply:
+        params = {k: v for k, v in request.items() if k != "extra_body"}
+        create: Any = self._client.chat.completions.create
+        completion = create(**params, extra_body=request.get("extra_body"))
+        choices = getattr(completion, "choices", None)
+        if not choices:
+            raise _MalformedReplyError("no choices in the completion")
+        message = choices[0].message
+        if message is None:
+            raise _MalformedReplyError("the first choice has no message")
+        calls = [
+            ToolCallRequest(str(c.id), str(c.function.name), str(c.function.arguments or "{}"))
+            for c in (message.tool_calls or [])
+            if getattr(c, "function", None) is not None
+        ]
+        usage = getattr(completion, "usage", None)
+        return ChatReply(
+            content=message.content,
+            tool_calls=calls,
+            finish_reason=choices[0].finish_reason,
+            tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
+            tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
+            cached=False,
+            request_sha256=key,
+            model=str(getattr(completion, "model", None) or self.model),
+        )
+
+    # --- structured output -----------------------------------------------------------------------
+
+    def structured(
+        self,
+        messages: Sequence[Message],
+        output: type[T],
+        *,
+        name: str,
+        check: Callable[[T], str | None] | None = None,
+    ) -> StructuredReply[T]:
+        """A reply parsed into `output` and accepted by `check` (which returns a problem or None); invalid
+        replies are answered with the problem and asked again, and LLMOutputError is raised at the end."""
+        schema = output.model_json_schema()
+        conversation = list(messages)
+        if self.settings.structured_mode == "json_schema":
+            response_format: dict[str, Any] = {
+                "type": "json_schema",
+                "json_schema": {"name": name, "schema": schema, "strict": is_strict_compatible(schema)},
+            }
+        else:
+            response_format = {"type": "json_object"}
+            # Some servers accept only one leading system message, so the schema joins it.
+            instruction = json_object_instruction(schema)
+            if conversation and conversation[0].get("role") == "system":
+                first = dict(conversation[0])
+                first["content"] = f"{first.get('content') or ''}\n\n{instruction}"
+                conversation[0] = first
+            else:
+                conversation.insert(0, {"role": "system", "content": instruction})
+        replies: list[ChatReply] = []
+        problem = ""
+        for _ in range(self.settings.invalid_output_retries + 1):
+            reply = self.chat(conversation, response_format=response_format)
+            replies.append(reply)
+            try:
+                value = output.model_validate_json(extract_json_object(reply.content or ""))
+                rejected = check(value) if check is not None else None
+                if rejected is None:
+                    return StructuredReply(value, replies)
+                problem = _short(rejected, 600)
+            except (ValidationError, ValueError) as exc:
+                problem = _short(str(exc), 600)
+            self.ledger.record_invalid(self.role)
+            conversation = [
+                *conversation,
+                {"role": "assistant", "content": reply.content or ""},
+                {"role": "user", "content": STRUCTURED_REPAIR.render(problem=problem)},
+            ]
+        raise LLMOutputError(
+            f"role {self.role!r} (model {self.model!r}) returned no valid {name} after "
+            f"{len(replies)} attempt(s); last problem: {problem}"
+        )
+
+
+def extract_json_object(text: str) -> str:
+    """The JSON object in a reply, tolerating code fences or prose around it."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError(f"no JSON object in the reply: {_short(text, 200)!r}")
+    return text[start : end + 1]
+
+
+def is_strict_compatible(schema: dict[str, Any]) -> bool:
+    """True when every object forbids extra keys and requires all its properties (OpenAI strict mode)."""
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and "properties" in node:
+                if node.get("additionalProperties") is not False:
+                    return False
+                if set(node.get("required", [])) != set(node["properties"]):
+                    return False
+            if "default" in node:
+                return False
+            return all(walk(v) for v in node.values())
+        if isinstance(node, list):
+            return all(walk(v) for v in node)
+        return True
+
+    return walk(schema)
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    try:
+        value = exc.response.headers.get("retry-after")
+    except AttributeError:
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

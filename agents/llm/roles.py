@@ -1,0 +1,73 @@
+"""`LLMRoles`: the clients of every role for one run or command, sharing one response cache and one ledger."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from agents.llm.accounting import UsageLedger
+from agents.llm.cache import ResponseCache
+from agents.llm.client import LLMClient
+from agents.llm.settings import ROLES, CacheMode, LLMGlobalSettings, LLMRoleSettings, load_role_settings
+
+
+class LLMRoles:
+    """Settings of every role (read once), clients created on first use."""
+
+    def __init__(
+        self,
+        *,
+        overrides: dict[str, dict[str, Any]] | None = None,
+        cache_path: Path | None = None,
+        cache_mode: CacheMode | None = None,
+    ) -> None:
+        overrides = overrides or {}
+        self.settings: dict[str, LLMRoleSettings] = {
+            role: load_role_settings(role, **overrides.get(role, {})) for role in ROLES
+        }
+        general = LLMGlobalSettings()
+        self.cache_mode: CacheMode = cache_mode or general.cache_mode
+        self.cache_path = cache_path or general.cache_path
+        self.cache = ResponseCache(self.cache_path) if self.cache_mode != "off" else None
+        self.ledger = UsageLedger()
+        self._clients: dict[tuple[str, int], LLMClient] = {}
+        self._slots = {role: threading.BoundedSemaphore(s.concurrency) for role, s in self.settings.items()}
+        self._ledgers: list[UsageLedger] = [self.ledger]
+
+    def configured(self, role: str) -> bool:
+        return self.settings[role].configured
+
+    def client(self, role: str, ledger: UsageLedger | None = None) -> LLMClient:
+        """The role's client counting into `ledger` (default: the shared one); raises LLMConfigError naming
+        what to set when the role has no endpoint."""
+        ledger = ledger or self.ledger
+        key = (role, id(ledger))
+        if key not in self._clients:
+            self._clients[key] = LLMClient(
+                self.settings[role],
+                cache=self.cache,
+                ledger=ledger,
+                cache_mode=self.cache_mode,
+                slots=self._slots[role],
+            )
+            if all(existing is not ledger for existing in self._ledgers):
+                self._ledgers.append(ledger)
+        return self._clients[key]
+
+    def total_usage(self) -> dict[str, Any]:
+        """Usage summed over every ledger the clients counted into (per role and total)."""
+        merged = UsageLedger()
+        for ledger in self._ledgers:
+            merged.merge(ledger)
+        return merged.as_dict()
+
+    def public_records(self, roles: list[str]) -> dict[str, Any]:
+        """Endpoint (no credentials), model and parameters of each role, for the run record."""
+        return {role: self.settings[role].public_record() for role in roles}
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            client.close()
+        if self.cache is not None:
+            self.cache.close()

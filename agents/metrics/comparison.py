@@ -1,0 +1,248 @@
+"""Paired comparisons of two runs over their common items: gains with cluster-bootstrap intervals over
+profiles, by task structure (fact count, history pairs, requirement count), on shared-access subsets (both
+exposed, both read; paper Sec. 6.3), and stratified common-weight gains (App. C.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from agents.metrics.attempts import AttemptMetrics
+from agents.metrics.bootstrap import Interval, cluster_bootstrap, cluster_bootstrap_mean
+from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+
+Pair = tuple[AttemptMetrics, AttemptMetrics]
+
+
+def fact_group(n: int) -> str:
+    return "no fact" if n == 0 else "single fact" if n == 1 else "multi fact"
+
+
+def pairs_group(n: int) -> str:
+    return "no pair" if n == 0 else "1-2 pairs" if n <= 2 else ">=3 pairs"
+
+
+def requirement_group(n: int) -> str:
+    return f"{n} req." if n < 4 else ">=4 req."
+
+
+GROUPINGS: dict[str, Callable[[AttemptMetrics], str]] = {
+    "fact_count": lambda r: fact_group(r.n_facts),
+    "history_pairs": lambda r: pairs_group(r.n_history_pairs),
+    "requirements": lambda r: requirement_group(r.n_requirements),
+}
+
+
+class GainRow(BaseModel):
+    """Baseline and method values on a subset, and the paired gain (method - baseline) with its interval."""
+
+    subset: str
+    n_items: int
+    baseline: float | None
+    method: float | None
+    gain: dict[str, Any]
+
+
+class Comparison(BaseModel):
+    baseline_run: str
+    method_run: str
+    baseline_label: str
+    method_label: str
+    n_common_items: int
+    n_clusters: int
+    overall: dict[str, GainRow]
+    groups: dict[str, list[GainRow]]
+    shared_access: list[GainRow]
+    stratified: list[dict[str, Any]]
+
+
+def pair_rows(baseline: list[AttemptMetrics], method: list[AttemptMetrics]) -> list[Pair]:
+    by_item = {r.item_id: r for r in baseline}
+    return [(by_item[r.item_id], r) for r in method if r.item_id in by_item]
+
+
+def _gain(
+    pairs: list[Pair], value: Callable[[AttemptMetrics], float | None], subset: str, resamples: int, seed: int
+) -> GainRow:
+    kept = [(a, b) for a, b in pairs if value(a) is not None and value(b) is not None]
+    if not kept:
+        return GainRow(subset=subset, n_items=0, baseline=None, method=None, gain={})
+    va = [float(value(a)) for a, _ in kept]  # type: ignore[arg-type]
+    vb = [float(value(b)) for _, b in kept]  # type: ignore[arg-type]
+    interval = cluster_bootstrap_mean(
+        [y - x for x, y in zip(va, vb, strict=True)], [a.profile_id for a, _ in kept], resamples=resamples, seed=seed
+    )
+    return GainRow(
+        subset=subset,
+        n_items=len(kept),
+        baseline=sum(va) / len(va),
+        method=sum(vb) / len(vb),
+        gain=interval.as_dict(),
+    )
+
+
+def _passed(r: AttemptMetrics) -> float:
+    return 1.0 if r.passed else 0.0
+
+
+def compare(
+    baseline: tuple[str, str, list[AttemptMetrics]],
+    method: tuple[str, str, list[AttemptMetrics]],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    judged: bool = True,
+) -> Comparison:
+    """Everything paired between two runs given as (run_id, label, rows)."""
+    pairs = pair_rows(baseline[2], method[2])
+    overall: dict[str, GainRow] = {}
+    if judged:
+        overall["accuracy"] = _gain(pairs, _passed, "all items", resamples, seed)
+    overall["read_recall"] = _gain(pairs, lambda r: r.read_recall, "items with gold documents", resamples, seed)
+    overall["first_search_hit"] = _gain(pairs, lambda r: float(r.first_search_hit), "all items", resamples, seed)
+    overall["search_hit"] = _gain(pairs, lambda r: float(r.search_hit), "all items", resamples, seed)
+    overall["turns"] = _gain(
+        pairs, lambda r: float(r.turns) if r.answered and r.turns else None, "items answered by both", resamples, seed
+    )
+    groups: dict[str, list[GainRow]] = {}
+    if judged:
+        for name, grouping in GROUPINGS.items():
+            labels = sorted({grouping(b) for _, b in pairs}, key=_group_order)
+            groups[name] = [
+                _gain([(a, b) for a, b in pairs if grouping(b) == label], _passed, label, resamples, seed)
+                for label in labels
+            ]
+    shared: list[GainRow] = []
+    if judged:
+        shared = [
+            _gain(
+                [(a, b) for a, b in pairs if a.gold_exposed and b.gold_exposed],
+                _passed,
+                "both exposed",
+                resamples,
+                seed,
+            ),
+            _gain([(a, b) for a, b in pairs if a.gold_read and b.gold_read], _passed, "both read", resamples, seed),
+        ]
+    stratified = stratified_fact_gains(pairs, resamples=resamples, seed=seed) if judged else []
+    return Comparison(
+        baseline_run=baseline[0],
+        method_run=method[0],
+        baseline_label=baseline[1],
+        method_label=method[1],
+        n_common_items=len(pairs),
+        n_clusters=len({a.profile_id for a, _ in pairs}),
+        overall=overall,
+        groups=groups,
+        shared_access=shared,
+        stratified=stratified,
+    )
+
+
+def _group_order(label: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in label if ch.isdigit())
+    first = {"no": 0, "single": 1, "multi": 2}.get(label.split()[0])
+    return (first if first is not None else int(digits or 0) + (100 if label.startswith(">=") else 0), label)
+
+
+def stratified_fact_gains(
+    pairs: list[Pair], *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> list[dict[str, Any]]:
+    """Single- vs multi-fact accuracy gains with common stratum weights (App. C.2).
+
+    Strata are profile x requirement count (and, second, x construction batch); only strata holding both
+    single- and multi-fact items are kept. Within a stratum the gain of a group is its mean paired difference;
+    both groups are averaged with the same weights (the stratum's item count). Each bootstrap resample
+    recomputes the weights and drops strata that lose a group."""
+    eligible = [(a, b) for a, b in pairs if b.n_facts >= 1]
+    out: list[dict[str, Any]] = []
+    for name, key in (
+        ("profile x requirements", lambda r: (r.profile_id, r.n_requirements)),
+        ("profile x requirements x batch", lambda r: (r.profile_id, r.n_requirements, r.batch or "")),
+    ):
+        strata_of = [key(b) for _, b in eligible]
+        multi = np.array([b.n_facts >= 2 for _, b in eligible], dtype=bool)
+        groups_in: dict[Any, set[bool]] = {}
+        for s, is_multi in zip(strata_of, multi, strict=True):
+            groups_in.setdefault(s, set()).add(bool(is_multi))
+        keep = [i for i, s in enumerate(strata_of) if groups_in[s] == {True, False}]
+        if not keep:
+            out.append({"strata": name, "n_items": 0, "n_strata": 0})
+            continue
+        kept_pairs = [eligible[i] for i in keep]
+        labels = sorted({strata_of[i] for i in keep}, key=str)
+        position = {s: j for j, s in enumerate(labels)}
+        stratum = np.array([position[strata_of[i]] for i in keep])
+        is_multi = multi[keep]
+        diffs = np.array([_passed(b) - _passed(a) for a, b in kept_pairs])
+        clusters = [a.profile_id for a, _ in kept_pairs]
+        n_strata = len(labels)
+        ind_single = np.zeros((len(keep), n_strata))
+        ind_multi = np.zeros((len(keep), n_strata))
+        ind_single[np.arange(len(keep))[~is_multi], stratum[~is_multi]] = 1.0
+        ind_multi[np.arange(len(keep))[is_multi], stratum[is_multi]] = 1.0
+
+        def single_gain(
+            w: np.ndarray, s: np.ndarray = ind_single, m: np.ndarray = ind_multi, d: np.ndarray = diffs
+        ) -> np.ndarray:
+            return common_weight_gains(w, s, m, d)[0]
+
+        def multi_gain(
+            w: np.ndarray, s: np.ndarray = ind_single, m: np.ndarray = ind_multi, d: np.ndarray = diffs
+        ) -> np.ndarray:
+            return common_weight_gains(w, s, m, d)[1]
+
+        def gap(
+            w: np.ndarray, s: np.ndarray = ind_single, m: np.ndarray = ind_multi, d: np.ndarray = diffs
+        ) -> np.ndarray:
+            g_single, g_multi = common_weight_gains(w, s, m, d)
+            return g_multi - g_single
+
+        single = cluster_bootstrap(single_gain, clusters, resamples=resamples, seed=seed)
+        multi_iv = cluster_bootstrap(multi_gain, clusters, resamples=resamples, seed=seed)
+        difference = cluster_bootstrap(gap, clusters, resamples=resamples, seed=seed)
+        out.append(
+            {
+                "strata": name,
+                "n_items": len(keep),
+                "n_strata": n_strata,
+                "single_fact_gain": single.as_dict(),
+                "multi_fact_gain": multi_iv.as_dict(),
+                "multi_minus_single": difference.as_dict(),
+            }
+        )
+    return out
+
+
+def common_weight_gains(
+    w: np.ndarray, ind_single: np.ndarray, ind_multi: np.ndarray, diffs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Common-weight gains of the single- and multi-fact groups for each row of item weights `w` (R, N).
+
+    `ind_*` are (N, S) stratum indicators of the group's items; a stratum counts in a row only when both
+    groups have weight in it, and then with weight equal to its total item weight."""
+    n_s, n_m = w @ ind_single, w @ ind_multi
+    d_s, d_m = w @ (ind_single * diffs[:, None]), w @ (ind_multi * diffs[:, None])
+    valid = (n_s > 0) & (n_m > 0)
+    weight = np.where(valid, n_s + n_m, 0.0)
+    total = weight.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g_s = (weight * np.where(valid, d_s / np.where(n_s > 0, n_s, 1), 0)).sum(axis=1) / total
+        g_m = (weight * np.where(valid, d_m / np.where(n_m > 0, n_m, 1), 0)).sum(axis=1) / total
+    return g_s, g_m
+
+
+def interval_text(gain: dict[str, Any], scale: float = 100.0, unit: str = " pp") -> str:
+    """`+6.30 pp [3.19, 9.09]` (or n/a)."""
+    if not gain or gain.get("n_items", 0) == 0 or gain.get("estimate") is None:
+        return "n/a"
+    est, low, high = (float(gain[k]) * scale for k in ("estimate", "low", "high"))
+    if np.isnan(low):
+        return f"{est:+.2f}{unit}"
+    return f"{est:+.2f}{unit} [{low:.2f}, {high:.2f}]"
+
+
+__all__ = ["Comparison", "GainRow", "Interval", "compare", "interval_text", "pair_rows", "stratified_fact_gains"]

@@ -1,0 +1,1 @@
+"""Prompts as versioned code (name, version, SHA-256), and the registry that lets users swap in files."""

@@ -1,0 +1,45 @@
+"""What a run record holds beyond its config: library versions, the Neo4j server version, seeds."""
+
+from __future__ import annotations
+
+import platform
+from importlib import metadata
+from typing import Any
+
+from neo4j import Driver
+
+from graph.cypher_files import load_cypher
+
+BOOTSTRAP_SEED = 20261014
+BOOTSTRAP_RESAMPLES = 20_000
+
+_LIBRARIES = ("neo4j", "openai", "pydantic", "pydantic-settings", "numpy", "sentence-transformers", "onnxruntime")
+
+
+def project_version() -> str:
+    """The colabench version from pyproject.toml (the checkout is usually not pip-installed)."""
+    import tomllib
+
+    from graph.paths import REPO_ROOT
+
+    try:
+        with (REPO_ROOT / "pyproject.toml").open("rb") as handle:
+            return str(tomllib.load(handle)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+def library_versions(driver: Driver | None = None, database: str = "neo4j") -> dict[str, Any]:
+    """Versions of Python, colabench, the libraries that shape results and (given a driver) the server."""
+    versions: dict[str, Any] = {"python": platform.python_version(), "colabench": project_version()}
+    for name in _LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    if driver is not None:
+        with driver.session(database=database) as session:
+            record = session.run(load_cypher("agents/server_version")).single()
+        if record is not None:
+            versions["neo4j_server"] = f"{record['name']} {record['version']} {record['edition']}"
+    return versions

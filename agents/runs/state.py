@@ -1,0 +1,80 @@
+"""What the graph says about a run and its items: progress of each attempt, what the agent may know of an
+item (question, time, history cut-off), the profile's states for the MemKB prompt, the latest verdict."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agents.answerer import StateLine
+from agents.history import last_turn_before
+from agents.state_summary import STATE_SYSTEM
+from graph.cypher_files import load_cypher
+from graph.store import EventStore
+
+
+@dataclass(frozen=True)
+class ItemContext:
+    """What the answering agent may know of an item (never its reference answer, requirements or gold)."""
+
+    item_id: str
+    profile_id: str
+    question: str
+    asked_at: str | None
+    before_turn_id: str | None
+
+
+def latest_accuracy(store: EventStore, attempt_id: str) -> tuple[str | None, str]:
+    """(verdict, rationale) of the attempt's latest accuracy judgment, or (None, "")."""
+    with store.driver.session(database=store.database) as session:
+        record = session.run(load_cypher("agents/accuracy_rationale"), attempt_id=attempt_id).single()
+    if record is None:
+        return None, ""
+    return record["verdict"], str(record["rationale"] or "")
+
+
+def run_progress(store: EventStore, run_id: str) -> dict[str, Any]:
+    """Whether the run exists, its status and usage, and per attempt its status, verdict and judgment ids."""
+    with store.driver.session(database=store.database) as session:
+        record = session.run(load_cypher("agents/run_progress"), run_id=run_id).single()
+    assert record is not None
+    return {
+        "exists": bool(record["exists"]),
+        "status": record["status"],
+        "usage": json.loads(record["usage"]) if record["usage"] else {},
+        "attempts": list(record["attempts"]),
+    }
+
+
+def item_contexts(store: EventStore, item_ids: list[str]) -> dict[str, ItemContext]:
+    """The agent's view of each item, with the history cut-off when turns follow the request."""
+    with store.driver.session(database=store.database) as session:
+        records = list(session.run(load_cypher("agents/item_contexts"), item_ids=item_ids))
+    return {
+        r["item_id"]: ItemContext(
+            item_id=r["item_id"],
+            profile_id=r["profile_id"],
+            question=r["question"],
+            asked_at=r["asked_at"],
+            before_turn_id=last_turn_before(list(r["turns"]), r["asked_at"]),
+        )
+        for r in records
+    }
+
+
+def profile_states(store: EventStore, profile_id: str) -> list[StateLine]:
+    """The active states of the profile's MemKB state summary, for the system prompt."""
+    with store.driver.session(database=store.database) as session:
+        records = list(session.run(load_cypher("agents/profile_states"), profile_id=profile_id, system=STATE_SYSTEM))
+    return [
+        StateLine(
+            state_id=r["state_id"],
+            text=r["text"],
+            concerns=r["concerns"],
+            time_context=r["time_context"],
+            unresolved=list(r["unresolved"]),
+            source_turn_ids=list(r["source_turn_ids"]),
+        )
+        for r in records
+    ]

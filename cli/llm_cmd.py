@@ -1,0 +1,106 @@
+"""`colabench llm settings|ping|cache|prompts`: inspect the LLM roles, the response cache and the prompts."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from cli.context import console, expected_errors
+from cli.run_cmd import llm_errors
+
+app = typer.Typer(no_args_is_help=True)
+
+
+@app.command("settings")
+@expected_errors
+def settings() -> None:
+    """Each role's endpoint (without credentials), model and parameters; API keys are never shown."""
+    from agents.llm.settings import ROLES, LLMGlobalSettings, load_role_settings, public_url
+
+    table = Table(title="LLM roles")
+    columns = ("role", "configured", "base URL", "model", "temp.", "max tokens", "timeout", "conc.", "output", "key")
+    for column in columns:
+        table.add_column(column)
+    for role in ROLES:
+        s = load_role_settings(role)
+        table.add_row(
+            role,
+            "yes" if s.configured else "no",
+            public_url(s.base_url) if s.base_url else "-",
+            s.model or "-",
+            f"{s.temperature:g}",
+            str(s.max_tokens),
+            f"{s.timeout_s:g} s",
+            str(s.concurrency),
+            s.structured_mode,
+            "set" if s.resolved_api_key() != "no-key" else "none",
+        )
+    console.print(table)
+    general = LLMGlobalSettings()
+    console.print(f"response cache: {general.cache_path} (mode {general.cache_mode})")
+
+
+@app.command("ping")
+@expected_errors
+@llm_errors
+def ping(role: str = typer.Option("answerer", help="which role's endpoint to call")) -> None:
+    """Send one tiny request (not cached) to a role's endpoint and print the reply and its latency."""
+    import time
+
+    from agents.llm.accounting import UsageLedger
+    from agents.llm.client import LLMClient
+    from agents.llm.settings import load_role_settings
+
+    client = LLMClient(load_role_settings(role), cache=None, ledger=UsageLedger(), cache_mode="off")
+    started = time.perf_counter()
+    reply = client.chat([{"role": "user", "content": "Reply with the single word: ready"}], max_tokens=8)
+    console.print(
+        f"{role}: {client.model} replied {reply.content!r} in {time.perf_counter() - started:.2f} s "
+        f"({reply.tokens_in} tokens in, {reply.tokens_out} out)"
+    )
+
+
+@app.command("cache")
+@expected_errors
+def cache(
+    clear: bool = typer.Option(False, "--clear", help="delete cached replies"),
+    role: str = typer.Option(None, help="only this role's replies (with --clear)"),
+) -> None:
+    """Rows of the response cache per role and model; `--clear` empties it (all roles, or one)."""
+    from agents.llm.cache import ResponseCache
+    from agents.llm.settings import LLMGlobalSettings
+
+    store = ResponseCache(LLMGlobalSettings().cache_path)
+    if clear:
+        console.print(f"deleted {store.clear(role)} cached replies from {store.path}")
+        return
+    table = Table(title=f"response cache {store.path}")
+    for column in ("role", "model", "replies"):
+        table.add_column(column)
+    for r, m, n in store.stats():
+        table.add_row(r, m, str(n))
+    console.print(table)
+
+
+@app.command("prompts")
+@expected_errors
+def prompts(
+    show: str = typer.Option(None, help="print this template's text (to copy into a prompt file)"),
+    prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256] overrides to check"),
+) -> None:
+    """Every prompt template with its version and SHA-256 (after any configured prompt files)."""
+    from agents.prompts.registry import PromptSet
+
+    prompt_set = PromptSet.from_config(prompt or [])
+    if show:
+        records = prompt_set.records()
+        if show not in records:
+            raise ValueError(f"unknown prompt {show!r}; prompts are {', '.join(records)}")
+        print(prompt_set[show].text)
+        return
+    table = Table(title="prompt templates")
+    for column in ("name", "version", "sha256", "source"):
+        table.add_column(column)
+    for name, record in prompt_set.records().items():
+        table.add_row(name, record["version"], record["sha256"], record["source"])
+    console.print(table)

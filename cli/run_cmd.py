@@ -1,0 +1,203 @@
+"""`colabench run`: evaluate methods on a dataset (answers, judgments, metrics), resumable, with a report."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.progress import Progress, TaskID
+from rich.table import Table
+
+from cli.context import console, err_console, expected_errors, open_store, progress_bar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def llm_errors(func: F) -> F:
+    """LLM-layer failures (endpoint down after retries, invalid settings) as one message, exit 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from agents.llm.errors import LLMError
+
+        try:
+            return func(*args, **kwargs)
+        except LLMError as exc:
+            err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)
+
+
+class _BarProgress:
+    """The runner's progress as one rich bar per run; stages printed above the bars."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.tasks: dict[str, TaskID] = {}
+
+    def stage(self, text: str) -> None:
+        self.bar.console.print(f"[dim]...[/] {text}")
+
+    def run_started(self, run_id: str, label: str, total: int, done: int) -> None:
+        self.tasks[run_id] = self.bar.add_task(f"{label:<26}", total=total, completed=done)
+
+    def item_done(self, run_id: str) -> None:
+        self.bar.advance(self.tasks[run_id])
+
+
+def _resolve_dataset(store: Any, dataset: str) -> str:
+    """A dataset name with items in the graph; `sample` and paths are ingested first when needed."""
+    from agents.runs.plan import known_datasets
+    from cli.ingest_cmd import resolve_dataset_path
+    from ingest.pipeline import load_input, write_events
+
+    known = known_datasets(store)
+    if dataset in known and dataset != "sample":
+        return dataset
+    path = resolve_dataset_path(dataset)
+    if dataset == "sample" and "sample" in known:
+        return "sample"
+    if not path.exists():
+        listing = ", ".join(sorted(known)) or "none"
+        raise ValueError(f"{dataset!r} is neither a dataset in the graph ({listing}) nor a path")
+    with console.status(f"reading {path} ..."):
+        result = load_input(path)
+    if result.dataset not in known:
+        console.print(f"dataset {result.dataset!r} is not in the graph yet: ingesting {path}")
+        with progress_bar() as bar:
+            task = bar.add_task("appending events", total=None)
+            write_events(store, result, progress=lambda _p, done, total: bar.update(task, completed=done, total=total))
+    return result.dataset
+
+
+@expected_errors
+@llm_errors
+def run(
+    methods: str = typer.Option("MEMKB,HYBRID", help="comma-separated method names (recipe names), or `all`"),
+    dataset: str = typer.Option("sample", help="a dataset name in the graph, a path to ingest, or `sample`"),
+    items: int = typer.Option(None, help="only the first N items (in item-id order)"),
+    item: list[str] = typer.Option(None, "--item", help="only these item ids (repeatable)"),
+    concurrency: int = typer.Option(4, min=1, max=64, help="attempts in flight at once"),
+    judges: str = typer.Option("accuracy,errors", help="accuracy, quality, errors (comma-separated), all, or none"),
+    max_rounds: int = typer.Option(4, min=0, max=20, help="tool-call rounds before the final answer round"),
+    fresh: bool = typer.Option(False, "--fresh", help="start a new batch instead of resuming the same one"),
+    prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: use a prompt file (repeatable)"),
+    report: bool = typer.Option(True, "--report/--no-report", help="write the report when done"),
+    out: Path = typer.Option(None, help="report folder (default .data/reports/<batch>)"),
+) -> None:
+    """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
+    written as events. Resumable: run the same command again after a crash. Without an LLM configured it
+    runs the retrieval line only and says what it skipped."""
+    from agents.answerer import Budget
+    from agents.llm.roles import LLMRoles
+    from agents.methods import parse_methods
+    from agents.prompts.registry import PromptSet
+    from agents.runs.plan import RunOptions, plan_batch
+    from agents.runs.runner import execute_batch
+
+    specs = parse_methods(methods)
+    judge_kinds = _parse_judges(judges)
+    roles = LLMRoles()
+    prompts = PromptSet.from_config(prompt or [])
+    with open_store() as store:
+        if not roles.configured("answerer"):
+            from cli.report_cmd import run_retrieval_only
+
+            err_console.print(
+                "[yellow]no LLM configured[/] (COLABENCH_LLM_BASE_URL, or base_url in the \\[llm] table of "
+                "colabench.toml, is unset): skipping state summaries, answers and judging; "
+                "running the retrieval line only."
+            )
+            run_retrieval_only(store, dataset, specs, items=items, item_ids=item or [], out=out)
+            return
+        name = _resolve_dataset(store, dataset)
+        for role in ("judge", "state"):
+            needed = (role == "judge" and judge_kinds) or (role == "state" and any(s.needs_states for s in specs))
+            if needed and not roles.configured(role):
+                raise ValueError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
+        options = RunOptions(
+            dataset=name,
+            items=items,
+            item_ids=tuple(item or ()),
+            budget=Budget(max_tool_rounds=max_rounds),
+            judges=judge_kinds,
+            fresh=fresh,
+        )
+        from graph.embeddings import CachedEncoder
+        from query.retriever import Retriever
+
+        assert isinstance(store.encoder, CachedEncoder)
+        retriever = Retriever(store.driver, store.encoder, store.database)
+        plan = plan_batch(store, specs, options, roles, prompts, encoder_id=store.encoder.encoder_id)
+        console.print(
+            f"batch [bold]{plan.batch_id}[/]: {len(plan.runs)} run(s) x {len(plan.item_ids)} item(s) of "
+            f"{name}, judges: {', '.join(judge_kinds) or 'none'}, concurrency {concurrency}"
+        )
+        try:
+            with progress_bar() as bar:
+                outcome = execute_batch(
+                    store, retriever, plan, roles, prompts, concurrency=concurrency, progress=_BarProgress(bar)
+                )
+        finally:
+            retriever.close()
+            roles.close()
+        _print_outcome(outcome)
+        if report:
+            from cli.report_cmd import write_batch_report
+
+            write_batch_report(store, [r.run_id for r in outcome.runs], out=out)
+
+
+def _parse_judges(text: str) -> tuple[str, ...]:
+    from agents.judging.judges import JUDGE_KINDS
+
+    value = text.strip().lower()
+    if value == "none":
+        return ()
+    if value == "all":
+        return JUDGE_KINDS
+    kinds = tuple(dict.fromkeys(k.strip() for k in value.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in JUDGE_KINDS]
+    if unknown:
+        raise ValueError(f"unknown judge(s) {unknown}; choose from {', '.join(JUDGE_KINDS)}, all or none")
+    return kinds
+
+
+def _print_outcome(outcome: Any) -> None:
+    table = Table(title=f"batch {outcome.batch_id}")
+    for column in ("run", "status", "answered", "errors", "pass", "fail", "needs adj.", "complete"):
+        table.add_column(column, justify="left" if column in ("run", "status") else "right")
+    for r in outcome.runs:
+        c = r.counts
+        table.add_row(
+            r.run_id,
+            r.status,
+            f"{c['answered']}/{c['items']}",
+            str(c["errors"]),
+            str(c["pass"]),
+            str(c["fail"]),
+            str(c["needs_adjudication"]),
+            f"{c['complete']}/{c['items']}",
+        )
+    console.print(table)
+    for note in outcome.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    total = outcome.usage.get("total", {})
+    cost = total.get("cost_usd")
+    console.print(
+        f"LLM: {total.get('calls', 0)} calls, {total.get('cache_hits', 0)} from cache, "
+        f"{total.get('endpoint_requests', 0)} endpoint requests ({total.get('retries', 0)} retries), "
+        f"{total.get('tokens_in', 0):,} tokens in / {total.get('tokens_out', 0):,} out, "
+        + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
+    )
+    if any(r.status != "finished" for r in outcome.runs):
+        console.print("[yellow]some attempts are unanswered or unjudged: run the same command again to resume[/]")

@@ -1,0 +1,12 @@
+// A run (if it exists) and, per attempt, its status, accuracy verdict and the ids of its judgments.
+OPTIONAL MATCH (r:Run {id: $run_id})
+CALL (r) {
+  OPTIONAL MATCH (a:Attempt)-[:IN_RUN]->(r)
+  CALL (a) {
+    OPTIONAL MATCH (a)-[:JUDGED_BY]->(j:Judgment)
+    RETURN collect(j.id) AS judgment_ids
+  }
+  RETURN [x IN collect({item_id: a.item_id, status: a.status, verdict: a.verdict, judgment_ids: judgment_ids})
+          WHERE x.item_id IS NOT NULL] AS attempts
+}
+RETURN r IS NOT NULL AS exists, r.status AS status, r.item_ids AS item_ids, r.usage AS usage, attempts

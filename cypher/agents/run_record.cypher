@@ -1,0 +1,3 @@
+// The record of one run.
+MATCH (r:Run {id: $run_id})
+RETURN r {.*} AS run

@@ -1,0 +1,234 @@
+"""`FakeOpenAI`: a threaded HTTP server answering POST /v1/chat/completions from a responder function.
+
+The responder receives the request body (dict) and returns a `Reply` (text, tool calls or a JSON object).
+Faults queued with `inject` are applied to the next requests in order: HTTP 429 (with Retry-After), HTTP
+500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
+valid JSON. GET /stats returns the request count (for subprocess use).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    content: str | None = None
+    tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @classmethod
+    def text(cls, content: str) -> Reply:
+        return cls(content=content)
+
+    @classmethod
+    def json(cls, value: Any) -> Reply:
+        return cls(content=json.dumps(value))
+
+    @classmethod
+    def tools(cls, *calls: tuple[str, dict[str, Any]]) -> Reply:
+        return cls(content=None, tool_calls=list(calls))
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    seconds: float = 0.0
+
+    @classmethod
+    def rate_limit(cls, retry_after: float = 0.0) -> Fault:
+        return cls("429", retry_after)
+
+    @classmethod
+    def server_error(cls) -> Fault:
+        return cls("500")
+
+    @classmethod
+    def http(cls, status: int) -> Fault:
+        """Any HTTP error status (e.g. 400 or 401, which must not be retried)."""
+        return cls(f"http:{status}")
+
+    @classmethod
+    def timeout(cls, seconds: float) -> Fault:
+        return cls("timeout", seconds)
+
+    @classmethod
+    def malformed_body(cls) -> Fault:
+        return cls("malformed_body")
+
+    @classmethod
+    def invalid_json_content(cls) -> Fault:
+        return cls("invalid_json_content")
+
+
+Responder = Callable[[dict[str, Any]], Reply]
+
+
+def _approx_tokens(value: Any) -> int:
+    return max(1, len(json.dumps(value)) // 4)
+
+
+class FakeOpenAI:
+    """Start with `with FakeOpenAI(responder) as fake:`; `fake.base_url` is the /v1 URL to configure."""
+
+    def __init__(self, responder: Responder, *, latency_s: float = 0.0, port: int = 0) -> None:
+        self.responder = responder
+        self.latency_s = latency_s
+        self.requests: list[dict[str, Any]] = []
+        # Time spent inside the handler (parsing, scripted reply, latency, writing): the endpoint's share.
+        self.server_seconds = 0.0
+        self._faults: deque[Fault] = deque()
+        self._lock = threading.Lock()
+        self._counter = 0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            # Headers and body are separate writes; without this, Nagle + delayed ACK add ~40 ms per reply.
+            disable_nagle_algorithm = True
+
+            def log_message(self, format: str, *args: Any) -> None:  # silence the default stderr log
+                return
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/stats"):
+                    self._send(200, json.dumps({"requests": fake.request_count}).encode())
+                else:
+                    self._send(404, b'{"error": {"message": "not found"}}')
+
+            def do_POST(self) -> None:
+                started = time.perf_counter()
+                try:
+                    self._post()
+                finally:
+                    with fake._lock:
+                        fake.server_seconds += time.perf_counter() - started
+
+            def _post(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, b'{"error": {"message": "not found"}}')
+                    return
+                fault = fake._next_fault(body)
+                if fault is not None and fault.kind == "429":
+                    headers = {"retry-after": f"{fault.seconds:g}"}
+                    self._send(429, b'{"error": {"message": "rate limited", "type": "rate_limit"}}', headers)
+                    return
+                if fault is not None and fault.kind == "500":
+                    self._send(500, b'{"error": {"message": "internal error", "type": "server_error"}}')
+                    return
+                if fault is not None and fault.kind.startswith("http:"):
+                    status = int(fault.kind.split(":", 1)[1])
+                    self._send(status, json.dumps({"error": {"message": f"scripted HTTP {status}"}}).encode())
+                    return
+                if fault is not None and fault.kind == "timeout":
+                    time.sleep(fault.seconds)
+                if fault is not None and fault.kind == "malformed_body":
+                    self._send(200, b'{"id": "chatcmpl-broken", "choices": [{"index": 0, "mess')
+                    return
+                if fake.latency_s:
+                    time.sleep(fake.latency_s)
+                try:
+                    reply = fake.responder(body)
+                except Exception as exc:  # a broken script shows up as a 500 the test can see
+                    self._send(500, json.dumps({"error": {"message": f"responder failed: {exc!r}"}}).encode())
+                    return
+                if fault is not None and fault.kind == "invalid_json_content":
+                    reply = Reply.text('{"verdict": "pass", "rationale": ')
+                self._send(200, json.dumps(fake._completion(body, reply)).encode())
+
+            def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(payload)))
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up (a timeout fault)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-openai", daemon=True)
+
+    # --- lifecycle --------------------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- scripting --------------------------------------------------------------------------------
+
+    def inject(self, *faults: Fault) -> None:
+        """Apply these faults, in order, to the next requests."""
+        with self._lock:
+            self._faults.extend(faults)
+
+    @property
+    def request_count(self) -> int:
+        with self._lock:
+            return self._counter
+
+    def _next_fault(self, body: dict[str, Any]) -> Fault | None:
+        with self._lock:
+            self._counter += 1
+            self.requests.append(body)
+            return self._faults.popleft() if self._faults else None
+
+    def _completion(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+        # Ids derive from the request, so concurrent runs of the same script produce the same conversation.
+        serial = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{serial}_{i}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(arguments)},
+                }
+                for i, (name, arguments) in enumerate(reply.tool_calls)
+            ]
+        prompt_tokens = _approx_tokens(body.get("messages", []))
+        completion_tokens = _approx_tokens(message)
+        return {
+            "id": f"chatcmpl-{serial}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [
+                {"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }

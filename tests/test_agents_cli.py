@@ -1,0 +1,135 @@
+"""`colabench run` and `colabench report` as processes: the no-LLM retrieval-only path, a run killed with
+SIGKILL that resumes without repeating finished items, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.store import EventStore
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
+
+pytestmark = pytest.mark.neo4j
+
+REPO = Path(__file__).resolve().parent.parent
+MINI = REPO / "tests" / "fixtures" / "mini_bundle"
+
+
+def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COLABENCH_LLM_")}
+    config = tmp_path / "empty.toml"
+    config.write_text("")
+    env.update(
+        PYTHONPATH=str(REPO),
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        COLABENCH_CONFIG=str(config),
+        COLABENCH_DATA_DIR=str(tmp_path / "data"),
+        **extra,
+    )
+    return env
+
+
+def colabench(args: list[str], env: dict[str, str], timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args], env=env, cwd=REPO, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_run_without_llm_runs_the_retrieval_line_and_labels_the_report(mini_store: EventStore, tmp_path: Path) -> None:
+    env = cli_env(tmp_path)
+    done = colabench(["run", "--methods", "MEMKB,HYBRID", "--dataset", str(MINI)], env)
+    assert done.returncode == 0, done.stderr
+    assert "skipping state summaries, answers and judging" in " ".join(done.stderr.split())
+    html = tmp_path / "data" / "reports" / "mini-retrieval-only" / "report.html"
+    text = html.read_text()
+    assert "RETRIEVAL-ONLY REPORT" in text and "no accuracy" in text
+    data = json.loads((html.parent / "report.json").read_text())
+    assert data["kind"] == "retrieval" and [m["name"] for m in data["methods"]] == ["MEMKB", "HYBRID"]
+    recipes = {s["recipe"] for s in data["evaluation"]["summaries"]}
+    assert recipes == {"MEMKB", "HYBRID"}
+    latest = colabench(["report", "--latest"], env)
+    assert latest.returncode == 0
+    assert str(html) in "".join(latest.stdout.split())  # rich may wrap the path
+
+
+def test_report_of_an_unknown_run_is_one_clear_error(mini_store: EventStore, tmp_path: Path) -> None:
+    done = colabench(["report", "no-such-run"], cli_env(tmp_path))
+    assert done.returncode == 1
+    assert "unknown run id" in done.stderr and "Traceback" not in done.stderr
+
+
+def _answered(store: EventStore, before: set[str]) -> set[str]:
+    with store.driver.session() as session:
+        rows = session.run(
+            "MATCH (a:Attempt {status: 'answered'})-[:IN_RUN]->(r:Run {dataset: 'mini'}) "
+            "RETURN r.id AS run, a.item_id AS item"
+        )
+        return {r["item"] for r in rows if r["run"] not in before}
+
+
+def test_killed_run_resumes_without_repeating_finished_items(mini_store: EventStore, tmp_path: Path) -> None:
+    with mini_store.driver.session() as session:
+        before = {r["id"] for r in session.run("MATCH (r:Run) RETURN r.id AS id")}
+    with FakeOpenAI(AutoPolicy(), latency_s=0.25) as fake:
+        env = cli_env(
+            tmp_path,
+            COLABENCH_LLM_BASE_URL=fake.base_url,
+            COLABENCH_LLM_MODEL="fake-model",
+            COLABENCH_LLM_CACHE_MODE="off",  # so that repeating an item would have to reach the endpoint
+        )
+        args = ["run", "--methods", "HYBRID", "--dataset", "mini", "--judges", "none", "--concurrency", "1"]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cli", *args],
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 180
+        while len(_answered(mini_store, before)) < 2:
+            assert process.poll() is None, (
+                f"the run ended before it could be killed: {process.stderr.read() if process.stderr else ''}"
+            )
+            assert time.monotonic() < deadline, "no attempt finished in time"
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        finished_at_kill = _answered(mini_store, before)
+        assert 2 <= len(finished_at_kill) < 4
+        requests_at_kill = len(fake.requests)
+        fake.latency_s = 0.0
+        resumed = colabench(args, env)
+        assert resumed.returncode == 0, resumed.stderr
+        later: list[dict[str, Any]] = fake.requests[requests_at_kill:]
+    assert _answered(mini_store, before) == {"i-mini-01", "i-mini-02", "i-mini-03", "i-mini-04"}
+    asked_again = {request_text(b) for b in later if schema_title(b) is None}
+    with mini_store.driver.session() as session:
+        questions = {
+            r["id"]: r["q"] for r in session.run("MATCH (i:Item {dataset: 'mini'}) RETURN i.id AS id, i.question AS q")
+        }
+        answers = session.run(
+            "MATCH (e:Event {type: 'AnswerGiven'}) WHERE e.payload CONTAINS ':i-mini-' RETURN e.payload AS p"
+        )
+        per_attempt: dict[str, int] = {}
+        for record in answers:
+            attempt = json.loads(record["p"])["attempt_id"]
+            if attempt.split(":")[0] not in before:
+                per_attempt[attempt] = per_attempt.get(attempt, 0) + 1
+    assert not asked_again & {questions[i] for i in finished_at_kill}
+    assert asked_again == {questions[i] for i in set(questions) - finished_at_kill}
+    assert sorted(per_attempt.values()) == [1, 1, 1, 1]
+    report = colabench(["report", "--latest", "--no-traces"], env)
+    assert report.returncode == 0, report.stderr
+    assert "No Memory + Hybrid" in report.stdout
