@@ -1,0 +1,248 @@
+"""The content of an evaluation report, assembled from the graph alone (no LLM): run records, metrics,
+paired comparisons, groupings, the evidence funnel, and per-item evidence traces. The HTML, JSON and
+Markdown writers all render this one structure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from neo4j import Driver
+
+from agents.judging.reference import load_attempt_trace, load_item_reference
+from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
+from agents.metrics.comparison import GROUPINGS, compare
+from agents.metrics.funnel import aggregate_funnel, compute_funnel
+from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from graph.cypher_files import load_cypher
+
+TRACE_RESPONSE_CHARS = 1_500
+
+
+def build_report_data(
+    driver: Driver,
+    database: str,
+    run_ids: list[str],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    traces: bool = True,
+) -> dict[str, Any]:
+    """Everything a report shows for these runs. The first run is compared with each of the others
+    (gain = first - other) on the items they share."""
+    if not run_ids:
+        raise ValueError("no runs to report on")
+    records = [load_run_record(driver, database, run_id) for run_id in run_ids]
+    rows = {r.run_id: load_attempt_metrics(driver, database, r) for r in records}
+    metrics = {r.run_id: summarise_run(r, rows[r.run_id]) for r in records}
+    judged = {r.run_id: metrics[r.run_id].n_judged > 0 for r in records}
+    comparisons = []
+    first = records[0]
+    for other in records[1:]:
+        comparisons.append(
+            compare(
+                (other.run_id, other.label, rows[other.run_id]),
+                (first.run_id, first.label, rows[first.run_id]),
+                resamples=resamples,
+                seed=seed,
+                judged=judged[first.run_id] and judged[other.run_id],
+            ).model_dump()
+        )
+    funnels = {r.run_id: compute_funnel(driver, database, r) for r in records}
+    notes: list[str] = []
+    for r in records:
+        m = metrics[r.run_id]
+        if r.status != "finished":
+            notes.append(
+                f"run {r.run_id} is {r.status}: {m.n_items - m.n_answered} item(s) unanswered, "
+                f"{m.n_answered - m.n_judged} answered but unjudged; accuracy counts them as not passed"
+            )
+        if m.n_needs_adjudication:
+            notes.append(
+                f"run {r.run_id}: {m.n_needs_adjudication} verdict(s) need adjudication "
+                f"({m.n_invalid_judge_replies} because the judge's reply stayed invalid); counted as not passed"
+            )
+    for note in first.config.get("notes", []):
+        notes.append(str(note))
+    datasets = sorted({r.dataset for r in records})
+    return {
+        "kind": "evaluation",
+        "title": f"ColaBench evaluation: {', '.join(r.label for r in records)} on {', '.join(datasets)}",
+        "datasets": datasets,
+        "batch_ids": sorted({r.batch_id for r in records}),
+        "bootstrap": {"resamples": resamples, "seed": seed, "cluster": "profile"},
+        "runs": [_run_entry(r, metrics[r.run_id].model_dump(), rows[r.run_id]) for r in records],
+        "comparisons": comparisons,
+        "groups": _group_accuracy(records, rows),
+        "funnel": {r.run_id: aggregate_funnel(funnels[r.run_id]) for r in records},
+        "items": _items(driver, database, records, rows, funnels) if traces else [],
+        "notes": notes,
+    }
+
+
+def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMetrics]) -> dict[str, Any]:
+    return {
+        "run_id": record.run_id,
+        "method": record.method,
+        "label": record.label,
+        "dataset": record.dataset,
+        "batch_id": record.batch_id,
+        "status": record.status,
+        "dataset_fingerprint": record.dataset_fingerprint,
+        "models": record.models,
+        "prompt_hashes": record.prompt_hashes,
+        "seeds": record.seeds,
+        "versions": record.versions,
+        "budget": record.config.get("budget"),
+        "judges": record.config.get("judges"),
+        "state_summaries": record.config.get("state_summaries", {}),
+        "usage": record.usage,
+        "metrics": metrics,
+        "n_profiles": len({r.profile_id for r in rows}),
+    }
+
+
+def _group_accuracy(records: list[RunRecord], rows: dict[str, list[AttemptMetrics]]) -> dict[str, Any]:
+    """Accuracy of each run per group of each grouping (not paired; n per cell)."""
+    out: dict[str, Any] = {}
+    for name, grouping in GROUPINGS.items():
+        labels = sorted({grouping(r) for rs in rows.values() for r in rs})
+        table: dict[str, dict[str, Any]] = {}
+        for label in labels:
+            table[label] = {}
+            for record in records:
+                subset = [r for r in rows[record.run_id] if grouping(r) == label]
+                judged = any(r.verdict is not None for r in rows[record.run_id])
+                table[label][record.run_id] = {
+                    "n": len(subset),
+                    "accuracy": (sum(1 for r in subset if r.passed) / len(subset)) if subset and judged else None,
+                }
+        out[name] = table
+    return out
+
+
+def _items(
+    driver: Driver,
+    database: str,
+    records: list[RunRecord],
+    rows: dict[str, list[AttemptMetrics]],
+    funnels: dict[str, list[Any]],
+) -> list[dict[str, Any]]:
+    item_ids: list[str] = []
+    for record in records:
+        item_ids.extend(i for i in record.item_ids if i not in item_ids)
+    by_run = {run_id: {r.item_id: r for r in rs} for run_id, rs in rows.items()}
+    funnel_by = {
+        run_id: {(f.item_id, f.requirement_id): f.model_dump() for f in fs} for run_id, fs in funnels.items()
+    }
+    items = []
+    for item_id in item_ids:
+        ref = load_item_reference(driver, database, item_id)
+        doc_texts = {d["doc_id"]: d["text"] for d in [*ref["support"], *ref["history_docs"]]}
+        requirements = []
+        for req in ref["requirements"]:
+            spans = []
+            for span in req["spans"]:
+                text = doc_texts.get(span["doc_id"])
+                if text is None:
+                    text = _span_text(driver, database, span["doc_id"])
+                lines = text.split("\n")[span["start_line"] - 1 : span["end_line"]] if text else []
+                spans.append({**span, "text": "\n".join(lines)})
+            requirements.append({**req, "spans": spans})
+        attempts = {}
+        for record in records:
+            row = by_run[record.run_id].get(item_id)
+            if row is None:
+                continue
+            attempts[record.run_id] = _attempt_entry(driver, database, record, row, funnel_by[record.run_id], ref)
+        items.append(
+            {
+                "item_id": item_id,
+                "profile_id": ref["profile_id"],
+                "question": ref["question"],
+                "asked_at": ref["asked_at"],
+                "reference_answer": ref["reference_answer"],
+                "requirements": requirements,
+                "support_doc_ids": [d["doc_id"] for d in ref["support"]],
+                "history_doc_ids": [d["doc_id"] for d in ref["history_docs"]],
+                "attempts": attempts,
+            }
+        )
+    return items
+
+
+def _span_text(driver: Driver, database: str, doc_id: str) -> str | None:
+    with driver.session(database=database) as session:
+        record = session.run(load_cypher("agents/document_text"), doc_id=doc_id).single()
+    return str(record["text"]) if record and record["text"] is not None else None
+
+
+def _attempt_entry(
+    driver: Driver,
+    database: str,
+    record: RunRecord,
+    row: AttemptMetrics,
+    funnel: dict[tuple[str, str], Any],
+    ref: dict[str, Any],
+) -> dict[str, Any]:
+    attempt_id = f"{record.run_id}:{row.item_id}"
+    entry: dict[str, Any] = {
+        "attempt_id": attempt_id,
+        "status": row.status,
+        "verdict": row.verdict,
+        "turns": row.turns,
+        "rounds": row.rounds,
+        "tokens": row.tokens,
+        "read_recall": row.read_recall,
+        "first_search_hit": row.first_search_hit,
+        "search_hit": row.search_hit,
+        "quality": row.quality,
+        "error_category": row.error_category,
+        "visibility": row.visibility,
+        "funnel": [funnel[(row.item_id, r["id"])] for r in ref["requirements"] if (row.item_id, r["id"]) in funnel],
+    }
+    if not row.attempted:
+        return entry
+    trace = load_attempt_trace(driver, database, attempt_id)
+    entry["answer"] = trace["attempt"].get("answer")
+    entry["finish"] = trace["attempt"].get("finish")
+    entry["error"] = trace["attempt"].get("error")
+    entry["calls"] = [
+        {
+            "id": c["id"],
+            "round": c["round"],
+            "ordinal": c["ordinal"],
+            "tool": c["tool"],
+            "recipe": c.get("recipe"),
+            "arguments": json.loads(c["arguments"]) if c.get("arguments") else {},
+            "ok": c["ok"],
+            "error": c.get("error"),
+            "returned": c["returned"],
+            "response": _clip(str(c.get("response") or "")),
+        }
+        for c in trace["calls"]
+    ]
+    with driver.session(database=database) as session:
+        judgments = [dict(r["judgment"]) for r in session.run(load_cypher("agents/attempt_judgments"), attempt_id=attempt_id)]
+    entry["judgments"] = [
+        {
+            "id": j["id"],
+            "kind": j["kind"],
+            "verdict": j.get("verdict"),
+            "score": j.get("score"),
+            "rationale": j.get("rationale"),
+            "error_category": j.get("error_category"),
+            "visibility": j.get("visibility"),
+            "valid": j.get("valid"),
+            "judge_model": j.get("judge_model"),
+            "prompt_name": j.get("prompt_name"),
+            "prompt_sha256": j.get("prompt_sha256"),
+            "details": json.loads(j["details"]) if j.get("details") else {},
+        }
+        for j in judgments
+    ]
+    return entry
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= TRACE_RESPONSE_CHARS else text[:TRACE_RESPONSE_CHARS] + " [...]"

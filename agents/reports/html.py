@@ -1,0 +1,346 @@
+"""The self-contained HTML report (inline CSS and SVG, no scripts needed): summary, paired gains with
+intervals, charts, evidence funnel, run records, and one expandable evidence trace per item. Ids link to the
+graph browser at `/browser#node=<id>` (served by `./colabench serve`)."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+from agents.metrics.comparison import interval_text
+from agents.metrics.funnel import STEPS
+from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
+from agents.reports import svg
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px}
+h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
+h3{font-size:15px;margin:16px 0 6px}table{border-collapse:collapse;margin:8px 0;font-size:13px}
+th,td{border:1px solid #ddd;padding:4px 7px;text-align:left;vertical-align:top}th{background:#f5f5f5}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.note{background:#fff6e0;border:1px solid #f0d48a;
+padding:8px 12px;margin:6px 0}.banner{background:#e8f0fb;border:1px solid #9db8e0;padding:10px 14px}
+details{margin:2px 0}details>summary{cursor:pointer}pre{white-space:pre-wrap;background:#f8f8f8;
+padding:6px 8px;margin:4px 0;font-size:12px;max-height:320px;overflow:auto}.pass{color:#1f7a3a;font-weight:600}
+.fail{color:#b02a2a;font-weight:600}.adj{color:#a66a00;font-weight:600}.muted{color:#777}
+.charts{display:flex;flex-wrap:wrap;gap:18px}.trace{border-left:3px solid #ccc;padding-left:10px;margin:8px 0}
+code{font-size:12px}
+"""
+
+
+def node_link(node_id: str, text: str | None = None) -> str:
+    """A link into the graph browser for any node id."""
+    return f'<a href="/browser#node={quote(node_id, safe="")}"><code>{escape(text or node_id)}</code></a>'
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.2f}%"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:,.{digits}f}"
+
+
+def _verdict(verdict: str | None) -> str:
+    if verdict is None:
+        return '<span class="muted">not judged</span>'
+    css = {"pass": "pass", "fail": "fail"}.get(verdict, "adj")
+    return f'<span class="{css}">{escape(verdict)}</span>'
+
+
+def render_html(data: dict[str, Any]) -> str:
+    """The whole report as one HTML document."""
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{escape(data['title'])}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{escape(data['title'])}</h1>",
+    ]
+    boot = data["bootstrap"]
+    parts.append(
+        "<p class='muted'>Batch " + ", ".join(escape(b) for b in data["batch_ids"]) + ". Intervals: 95% cluster "
+        f"bootstrap over profiles, {boot['resamples']:,} resamples, seed {boot['seed']}. Every number comes from "
+        "ToolCall and Judgment nodes of the evidence graph.</p>"
+    )
+    for note in data["notes"]:
+        parts.append(f"<div class='note'>{escape(note)}</div>")
+    parts.append(_summary(data))
+    parts.append(_comparisons(data))
+    parts.append(_charts(data))
+    parts.append(_quality(data))
+    parts.append(_funnel(data))
+    parts.append(_records(data))
+    parts.append(_items(data))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _summary(data: dict[str, Any]) -> str:
+    rows = []
+    for run in data["runs"]:
+        m = run["metrics"]
+        usage = (run.get("usage") or {}).get("total", {})
+        cost = usage.get("cost_usd")
+        rows.append(
+            "<tr>"
+            f"<td>{escape(run['label'])}<br>{node_link(run['run_id'])}</td><td>{escape(run['status'])}</td>"
+            f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td>"
+            f"<td class='n'><b>{_pct(m['accuracy'])}</b><br><span class='muted'>{m['n_pass']}/{m['n_items']}</span></td>"
+            f"<td class='n'>{m['n_needs_adjudication']}</td>"
+            f"<td class='n'>{_pct(m['read_recall'])}<br><span class='muted'>n={m['n_read_recall_items']}</span></td>"
+            f"<td class='n'>{_pct(m['first_search_hit_rate'])}</td><td class='n'>{_pct(m['search_hit_rate'])}</td>"
+            f"<td class='n'>{_num(m['avg_turns'])}</td><td class='n'>{_num(m['avg_tokens'], 0)}</td>"
+            f"<td class='n'>{usage.get('calls', 0)} / {usage.get('cache_hits', 0)}<br>"
+            f"<span class='muted'>{'$' + format(cost, '.4f') if cost is not None else 'cost n/a'}</span></td>"
+            "</tr>"
+        )
+    return (
+        "<h2>Summary</h2><table><tr><th>method / run</th><th>status</th><th>items</th><th>answered</th>"
+        "<th>accuracy</th><th>needs adj.</th><th>Read Recall</th><th>first-search hit</th><th>search hit</th>"
+        "<th>avg turns (incl. final)</th><th>avg tokens</th><th>LLM calls / cached</th></tr>"
+        + "".join(rows)
+        + "</table><p class='muted'>Accuracy = passes / all items of the run (unjudged and needs_adjudication count "
+        "as not passed). Read Recall = mean |gold &cap; read| / |gold| over items with gold documents. Hit rates: a "
+        "gold document in the first / any successful knowledge search (kb_search, memkb_search); items without one "
+        "count as misses.</p>"
+    )
+
+
+def _gain_rows(comparison: dict[str, Any]) -> list[tuple[str, dict[str, Any], float]]:
+    rows: list[tuple[str, dict[str, Any], float]] = []
+    for metric, row in comparison["overall"].items():
+        scale = 1.0 if metric == "turns" else 100.0
+        rows.append((f"{metric} ({row['subset']})", row, scale))
+    for grouping, group_rows in comparison["groups"].items():
+        for row in group_rows:
+            rows.append((f"accuracy, {grouping}: {row['subset']}", row, 100.0))
+    for row in comparison["shared_access"]:
+        rows.append((f"accuracy, {row['subset']}", row, 100.0))
+    return rows
+
+
+def _comparisons(data: dict[str, Any]) -> str:
+    if not data["comparisons"]:
+        return "<h2>Paired gains</h2><p class='muted'>One run only: nothing to compare.</p>"
+    out = ["<h2>Paired gains</h2>"]
+    for comp in data["comparisons"]:
+        title = f"{comp['method_label']} - {comp['baseline_label']}"
+        out.append(
+            f"<h3>{escape(title)}</h3><p class='muted'>{comp['n_common_items']} common items, "
+            f"{comp['n_clusters']} profile clusters.</p>"
+        )
+        forest_rows = []
+        table = ["<table><tr><th>metric / subset</th><th>n</th><th>baseline</th><th>method</th><th>gain [95% CI]</th></tr>"]
+        for label, row, scale in _gain_rows(comp):
+            unit = "" if scale == 1.0 else " pp"
+            gain = row["gain"]
+            base = _num(row["baseline"] * scale if row["baseline"] is not None else None)
+            meth = _num(row["method"] * scale if row["method"] is not None else None)
+            table.append(
+                f"<tr><td>{escape(label)}</td><td class='n'>{row['n_items']}</td><td class='n'>{base}</td>"
+                f"<td class='n'>{meth}</td><td class='n'>{escape(interval_text(gain, scale, unit))}</td></tr>"
+            )
+            if scale == 100.0 and gain and gain.get("n_items"):
+                forest_rows.append(
+                    (label, gain["estimate"] * 100, _nan(gain["low"]) * 100, _nan(gain["high"]) * 100, gain["n_items"])
+                )
+        table.append("</table>")
+        out.append(svg.forest(f"Paired gains: {title}", forest_rows))
+        out.extend(table)
+        if comp["stratified"]:
+            out.append(
+                "<h3>Stratified common-weight gains (single vs multi fact)</h3><table><tr><th>strata</th>"
+                "<th>items</th><th>strata kept</th><th>single-fact gain</th><th>multi-fact gain</th>"
+                "<th>multi - single</th></tr>"
+            )
+            for s in comp["stratified"]:
+                if not s.get("n_items"):
+                    out.append(f"<tr><td>{escape(s['strata'])}</td><td colspan='5'>no stratum holds both groups</td></tr>")
+                    continue
+                out.append(
+                    f"<tr><td>{escape(s['strata'])}</td><td class='n'>{s['n_items']}</td><td class='n'>{s['n_strata']}</td>"
+                    f"<td>{escape(interval_text(s['single_fact_gain']))}</td>"
+                    f"<td>{escape(interval_text(s['multi_fact_gain']))}</td>"
+                    f"<td>{escape(interval_text(s['multi_minus_single']))}</td></tr>"
+                )
+            out.append("</table>")
+    return "".join(out)
+
+
+def _nan(value: Any) -> float:
+    return float("nan") if value is None else float(value)
+
+
+def _charts(data: dict[str, Any]) -> str:
+    runs = data["runs"]
+    charts = []
+    for grouping, title in (("fact_count", "Accuracy by fact count"), ("history_pairs", "Accuracy by history pairs")):
+        table = data["groups"].get(grouping, {})
+        categories = list(table)
+        series = [
+            (
+                run["label"],
+                [table[c][run["run_id"]]["accuracy"] for c in categories],
+                [table[c][run["run_id"]]["n"] for c in categories],
+            )
+            for run in runs
+        ]
+        charts.append(svg.grouped_bars(title, categories, series))
+    points = [
+        (run["label"], run["metrics"]["avg_tokens"], run["metrics"]["accuracy"])
+        for run in runs
+        if run["metrics"]["avg_tokens"] is not None and run["metrics"]["accuracy"] is not None
+    ]
+    charts.append(svg.scatter("Accuracy vs tokens per item", points, x_label="answerer tokens per item", y_label="accuracy"))
+    for run in runs:
+        errors = run["metrics"]["errors"]
+        cols = [*VISIBILITY_LEVELS] + (["unknown"] if any("unknown" in v for v in errors.values()) else [])
+        counts = [[errors.get(cat, {}).get(col, 0) for col in cols] for cat in ERROR_CATEGORIES]
+        charts.append(svg.heatmap(f"Error category x visibility: {run['label']}", list(ERROR_CATEGORIES), cols, counts))
+    return "<h2>Charts</h2><div class='charts'>" + "".join(f"<div>{c}</div>" for c in charts) + "</div>"
+
+
+def _quality(data: dict[str, Any]) -> str:
+    if not any(run["metrics"]["quality"] for run in data["runs"]):
+        return "<h2>Answer quality</h2><p class='muted'>Not judged (run with <code>--judges accuracy,quality,errors</code>).</p>"
+    rows = []
+    for dim in QUALITY_DIMENSIONS:
+        cells = []
+        for run in data["runs"]:
+            q = run["metrics"]["quality"].get(dim)
+            cells.append(f"<td class='n'>{q['mean']:.3f} <span class='muted'>(n={int(q['n'])})</span></td>" if q else "<td>n/a</td>")
+        rows.append(f"<tr><td>{escape(dim.replace('_', ' '))}</td>{''.join(cells)}</tr>")
+    head = "".join(f"<th>{escape(run['label'])}</th>" for run in data["runs"])
+    return f"<h2>Answer quality (1-5, blind judge)</h2><table><tr><th>dimension</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _funnel(data: dict[str, Any]) -> str:
+    out = [
+        "<h2>Evidence funnel</h2><p class='muted'>Per answer requirement, from the graph alone: were its facts "
+        "disclosed, remembered by the method's memory, retrieved in the attempt; were its document spans exposed "
+        "by a search, read (overlapping lines), cited in the answer. <i>broke at</i> is the first step that failed.</p>"
+    ]
+    head = "".join(f"<th>{s}</th>" for s in STEPS)
+    for run in data["runs"]:
+        agg = data["funnel"][run["run_id"]]
+        out.append(f"<h3>{escape(run['label'])}</h3><table><tr><th>requirements</th><th>n</th>{head}<th>complete</th></tr>")
+        for name, block in [("all", agg["all"]), *agg["by_kind"].items()]:
+            cells = []
+            for step in STEPS:
+                c = block["steps"][step]
+                applicable = c.get("yes", 0) + c.get("no", 0)
+                cells.append(
+                    f"<td class='n'>{c.get('yes', 0)}/{applicable}<br><span class='muted'>broke {block['broke_at'][step]}</span></td>"
+                    if applicable
+                    else "<td class='muted'>n/a</td>"
+                )
+            out.append(
+                f"<tr><td>{escape(name)}</td><td class='n'>{block['n']}</td>{''.join(cells)}"
+                f"<td class='n'>{block['broke_at']['complete']}</td></tr>"
+            )
+        out.append("</table>")
+    return "".join(out)
+
+
+def _records(data: dict[str, Any]) -> str:
+    out = ["<h2>Run records</h2>"]
+    for run in data["runs"]:
+        record = {
+            k: run[k]
+            for k in ("run_id", "method", "dataset", "batch_id", "dataset_fingerprint", "budget", "judges", "models",
+                      "prompt_hashes", "seeds", "versions", "state_summaries", "usage")
+        }
+        out.append(
+            f"<details><summary>{escape(run['label'])}: {node_link(run['run_id'])}</summary>"
+            f"<pre>{escape(json.dumps(record, indent=2, sort_keys=True))}</pre></details>"
+        )
+    return "".join(out)
+
+
+def _items(data: dict[str, Any]) -> str:
+    if not data["items"]:
+        return ""
+    runs = data["runs"]
+    out = ["<h2>Items</h2><p class='muted'>Each row expands to its evidence trace.</p>"]
+    for item in data["items"]:
+        cells = []
+        for run in runs:
+            attempt = item["attempts"].get(run["run_id"])
+            if attempt is None:
+                continue
+            rr = attempt["read_recall"]
+            cells.append(
+                f"{escape(run['label'])}: {_verdict(attempt['verdict'])} <span class='muted'>(turns "
+                f"{attempt['turns'] or '-'}, read recall {'n/a' if rr is None else format(rr, '.0%')})</span>"
+            )
+        out.append(
+            f"<details><summary><code>{escape(item['item_id'])}</code> {escape(item['question'][:120])} &mdash; "
+            f"{' &middot; '.join(cells)}</summary>{_trace(item, runs)}</details>"
+        )
+    return "".join(out)
+
+
+def _trace(item: dict[str, Any], runs: list[dict[str, Any]]) -> str:
+    out = [
+        "<div class='trace'>",
+        f"<p><b>Item</b> {node_link(item['item_id'])} of profile {node_link(item['profile_id'])}, asked "
+        f"{escape(str(item['asked_at']))}</p><p><b>Question.</b> {escape(item['question'])}</p>",
+        f"<details><summary>Reference answer</summary><p>{escape(str(item['reference_answer']))}</p></details>",
+        "<p><b>Support documents:</b> " + ", ".join(node_link(d) for d in item["support_doc_ids"]) + "</p>",
+        "<h3>Requirements</h3><ul>",
+    ]
+    for req in item["requirements"]:
+        out.append(f"<li>{node_link(req['id'])} {escape(req['text'])}")
+        if req.get("action"):
+            out.append(f"<br><i>action:</i> {escape(req['action'])}")
+        for st in req["statements"]:
+            out.append(f"<br><i>user statement</i> {node_link(st['id'])}: &ldquo;{escape(st['text'])}&rdquo;")
+        for fact in req["facts"]:
+            out.append(f"<br><i>condition</i> {node_link(fact['id'])}: {escape(fact['text'])}")
+        for span in req["spans"]:
+            out.append(
+                f"<br><i>knowledge</i> {node_link(span['doc_id'])} lines {span['start_line']}-{span['end_line']}"
+                f"<pre>{escape(span['text'])}</pre>"
+            )
+        out.append("</li>")
+    out.append("</ul>")
+    for run in runs:
+        attempt = item["attempts"].get(run["run_id"])
+        if attempt is None:
+            continue
+        out.append(f"<h3>{escape(run['label'])}: {_verdict(attempt['verdict'])} {node_link(attempt['attempt_id'])}</h3>")
+        if attempt.get("error"):
+            out.append(f"<div class='note'>attempt error: {escape(attempt['error'])}</div>")
+        for call in attempt.get("calls", []):
+            returned = ", ".join(
+                node_link(r["id"], f"{r['id']}" + (f" {r['start_line']}-{r['end_line']}" if r.get("start_line") else ""))
+                for r in call["returned"]
+            )
+            status = "ok" if call["ok"] else f"<span class='fail'>failed: {escape(str(call['error']))}</span>"
+            out.append(
+                f"<details><summary>round {call['round']}.{call['ordinal'] + 1} <b>{escape(call['tool'])}</b> "
+                f"<code>{escape(json.dumps(call['arguments'], ensure_ascii=False))}</code> {status}</summary>"
+                f"<p>returned: {returned or '<span class=muted>nothing</span>'}</p>"
+                f"<pre>{escape(call['response'])}</pre></details>"
+            )
+        if attempt.get("answer") is not None:
+            out.append(f"<p><b>Answer</b> ({escape(str(attempt.get('finish')))}, {attempt['turns']} turns)</p>")
+            out.append(f"<pre>{escape(attempt['answer'])}</pre>")
+        for j in attempt.get("judgments", []):
+            label = j["verdict"] or (f"score {j['score']:g}" if j["score"] is not None else "")
+            if j["kind"] == "error_analysis" and j["error_category"]:
+                label = f"{j['error_category']} / {j['visibility']}"
+            validity = "" if j["valid"] else " <span class='adj'>(invalid judge reply)</span>"
+            out.append(
+                f"<p><i>{escape(j['kind'])}</i>: <b>{escape(str(label))}</b>{validity} <span class='muted'>"
+                f"({escape(str(j['judge_model']))}, {escape(str(j['prompt_name']))} {escape(str(j['prompt_sha256'])[:12])})"
+                f"</span><br>{escape(str(j['rationale'] or ''))}</p>"
+            )
+        if attempt.get("funnel"):
+            out.append(f"<table><tr><th>requirement</th>{''.join(f'<th>{s}</th>' for s in STEPS)}<th>broke at</th></tr>")
+            for f in attempt["funnel"]:
+                cells = "".join(f"<td>{escape(f['steps'][s])}</td>" for s in STEPS)
+                out.append(f"<tr><td>{escape(f['requirement_id'])}</td>{cells}<td>{escape(str(f['broke_at'] or '-'))}</td></tr>")
+            out.append("</table>")
+    out.append("</div>")
+    return "".join(out)

@@ -1,0 +1,103 @@
+"""The Markdown report: the same numbers as the HTML report, without the traces (those live in the JSON)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.metrics.comparison import interval_text
+from agents.metrics.funnel import STEPS
+from agents.prompts.judging import QUALITY_DIMENSIONS
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.2f}%"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:,.{digits}f}"
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    boot = data["bootstrap"]
+    lines = [
+        f"# {data['title']}",
+        "",
+        f"Batch {', '.join(data['batch_ids'])}. Intervals: 95% cluster bootstrap over profiles, "
+        f"{boot['resamples']:,} resamples, seed {boot['seed']}.",
+        "",
+    ]
+    lines.extend(f"> **Note:** {note}" for note in data["notes"])
+    lines += [
+        "",
+        "## Summary",
+        "",
+        "| method | run | status | items | accuracy | needs adj. | Read Recall | first-search hit | search hit | "
+        "avg turns | avg tokens |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for run in data["runs"]:
+        m = run["metrics"]
+        lines.append(
+            f"| {run['label']} | `{run['run_id']}` | {run['status']} | {m['n_items']} | {_pct(m['accuracy'])} "
+            f"({m['n_pass']}/{m['n_items']}) | {m['n_needs_adjudication']} | {_pct(m['read_recall'])} | "
+            f"{_pct(m['first_search_hit_rate'])} | {_pct(m['search_hit_rate'])} | {_num(m['avg_turns'])} | "
+            f"{_num(m['avg_tokens'], 0)} |"
+        )
+    for comp in data["comparisons"]:
+        lines += [
+            "",
+            f"## Paired gains: {comp['method_label']} - {comp['baseline_label']}",
+            "",
+            f"{comp['n_common_items']} common items, {comp['n_clusters']} profile clusters.",
+            "",
+            "| metric | subset | n | gain [95% CI] |",
+            "| --- | --- | ---: | --- |",
+        ]
+        for metric, row in comp["overall"].items():
+            scale, unit = (1.0, "") if metric == "turns" else (100.0, " pp")
+            lines.append(f"| {metric} | {row['subset']} | {row['n_items']} | {interval_text(row['gain'], scale, unit)} |")
+        for grouping, rows in comp["groups"].items():
+            for row in rows:
+                lines.append(f"| accuracy | {grouping}: {row['subset']} | {row['n_items']} | {interval_text(row['gain'])} |")
+        for row in comp["shared_access"]:
+            lines.append(f"| accuracy | {row['subset']} | {row['n_items']} | {interval_text(row['gain'])} |")
+        for s in comp["stratified"]:
+            if s.get("n_items"):
+                lines.append(
+                    f"| stratified ({s['strata']}) | multi - single fact, {s['n_strata']} strata | {s['n_items']} | "
+                    f"{interval_text(s['multi_minus_single'])} |"
+                )
+    if any(run["metrics"]["quality"] for run in data["runs"]):
+        lines += ["", "## Answer quality (1-5)", "", "| dimension | " + " | ".join(r["label"] for r in data["runs"]) + " |"]
+        lines.append("| --- |" + " ---: |" * len(data["runs"]))
+        for dim in QUALITY_DIMENSIONS:
+            cells = []
+            for run in data["runs"]:
+                q = run["metrics"]["quality"].get(dim)
+                cells.append(f"{q['mean']:.3f} (n={int(q['n'])})" if q else "n/a")
+            lines.append(f"| {dim} | " + " | ".join(cells) + " |")
+    lines += ["", "## Evidence funnel (requirements reaching each step / applicable)", ""]
+    lines.append("| method | n | " + " | ".join(STEPS) + " | complete |")
+    lines.append("| --- | ---: |" + " ---: |" * (len(STEPS) + 1))
+    for run in data["runs"]:
+        block = data["funnel"][run["run_id"]]["all"]
+        cells = []
+        for step in STEPS:
+            c = block["steps"][step]
+            applicable = c.get("yes", 0) + c.get("no", 0)
+            cells.append(f"{c.get('yes', 0)}/{applicable}" if applicable else "n/a")
+        lines.append(f"| {run['label']} | {block['n']} | " + " | ".join(cells) + f" | {block['broke_at']['complete']} |")
+    lines += ["", "## Errors of failed answers (main category x visibility)", ""]
+    for run in data["runs"]:
+        errors = run["metrics"]["errors"]
+        if not errors:
+            continue
+        lines.append(f"- {run['label']}: " + "; ".join(f"{cat}: {cells}" for cat, cells in sorted(errors.items())))
+    lines += ["", "## Run records", ""]
+    for run in data["runs"]:
+        models = ", ".join(f"{role} {info.get('model')}" for role, info in run["models"].items())
+        lines.append(
+            f"- `{run['run_id']}`: dataset fingerprint `{run['dataset_fingerprint'][:16]}`, models: {models}; "
+            f"prompts: " + ", ".join(f"{n} {r['sha256'][:12]}" for n, r in sorted(run["prompt_hashes"].items()))
+        )
+    return "\n".join(lines) + "\n"

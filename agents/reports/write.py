@@ -1,0 +1,52 @@
+"""Writing a report folder (report.html, report.json, report.md) and remembering the latest one, so that
+`./colabench report --latest` finds it (an evaluation batch, or a retrieval-only report)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from agents.reports.html import render_html
+from agents.reports.markdown import render_markdown
+from graph.paths import data_dir
+
+
+def reports_dir() -> Path:
+    return data_dir() / "reports"
+
+
+def latest_pointer() -> Path:
+    return reports_dir() / "latest.json"
+
+
+def write_report(data: dict[str, Any], out: Path, *, html: str | None = None, markdown: str | None = None) -> Path:
+    """Write the three files into `out` and point `latest.json` at them; returns the HTML path."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", "utf-8")
+    (out / "report.md").write_text(markdown if markdown is not None else render_markdown(data), "utf-8")
+    html_path = out / "report.html"
+    html_path.write_text(html if html is not None else render_html(data), "utf-8")
+    pointer = {
+        "kind": data.get("kind"),
+        "path": str(out.resolve()),
+        "batch_ids": data.get("batch_ids", []),
+        "run_ids": [r["run_id"] for r in data.get("runs", [])],
+        "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    latest_pointer().parent.mkdir(parents=True, exist_ok=True)
+    latest_pointer().write_text(json.dumps(pointer, indent=2) + "\n", "utf-8")
+    return html_path
+
+
+def read_latest() -> dict[str, Any] | None:
+    """The pointer written by the last report, or None."""
+    path = latest_pointer()
+    if not path.is_file():
+        return None
+    try:
+        value = json.loads(path.read_text("utf-8"))
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
