@@ -132,9 +132,7 @@ def _items(
     for record in records:
         item_ids.extend(i for i in record.item_ids if i not in item_ids)
     by_run = {run_id: {r.item_id: r for r in rs} for run_id, rs in rows.items()}
-    funnel_by = {
-        run_id: {(f.item_id, f.requirement_id): f.model_dump() for f in fs} for run_id, fs in funnels.items()
-    }
+    funnel_by = {run_id: {(f.item_id, f.requirement_id): f.model_dump() for f in fs} for run_id, fs in funnels.items()}
     items = []
     for item_id in item_ids:
         ref = load_item_reference(driver, database, item_id)
@@ -223,7 +221,9 @@ def _attempt_entry(
         for c in trace["calls"]
     ]
     with driver.session(database=database) as session:
-        judgments = [dict(r["judgment"]) for r in session.run(load_cypher("agents/attempt_judgments"), attempt_id=attempt_id)]
+        judgments = [
+            dict(r["judgment"]) for r in session.run(load_cypher("agents/attempt_judgments"), attempt_id=attempt_id)
+        ]
     entry["judgments"] = [
         {
             "id": j["id"],

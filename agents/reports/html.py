@@ -130,7 +130,9 @@ def _comparisons(data: dict[str, Any]) -> str:
             f"{comp['n_clusters']} profile clusters.</p>"
         )
         forest_rows = []
-        table = ["<table><tr><th>metric / subset</th><th>n</th><th>baseline</th><th>method</th><th>gain [95% CI]</th></tr>"]
+        table = [
+            "<table><tr><th>metric / subset</th><th>n</th><th>baseline</th><th>method</th><th>gain [95% CI]</th></tr>"
+        ]
         for label, row, scale in _gain_rows(comp):
             unit = "" if scale == 1.0 else " pp"
             gain = row["gain"]
@@ -155,7 +157,9 @@ def _comparisons(data: dict[str, Any]) -> str:
             )
             for s in comp["stratified"]:
                 if not s.get("n_items"):
-                    out.append(f"<tr><td>{escape(s['strata'])}</td><td colspan='5'>no stratum holds both groups</td></tr>")
+                    out.append(
+                        f"<tr><td>{escape(s['strata'])}</td><td colspan='5'>no stratum holds both groups</td></tr>"
+                    )
                     continue
                 out.append(
                     f"<tr><td>{escape(s['strata'])}</td><td class='n'>{s['n_items']}</td><td class='n'>{s['n_strata']}</td>"
@@ -191,7 +195,9 @@ def _charts(data: dict[str, Any]) -> str:
         for run in runs
         if run["metrics"]["avg_tokens"] is not None and run["metrics"]["accuracy"] is not None
     ]
-    charts.append(svg.scatter("Accuracy vs tokens per item", points, x_label="answerer tokens per item", y_label="accuracy"))
+    charts.append(
+        svg.scatter("Accuracy vs tokens per item", points, x_label="answerer tokens per item", y_label="accuracy")
+    )
     for run in runs:
         errors = run["metrics"]["errors"]
         cols = [*VISIBILITY_LEVELS] + (["unknown"] if any("unknown" in v for v in errors.values()) else [])
@@ -208,7 +214,11 @@ def _quality(data: dict[str, Any]) -> str:
         cells = []
         for run in data["runs"]:
             q = run["metrics"]["quality"].get(dim)
-            cells.append(f"<td class='n'>{q['mean']:.3f} <span class='muted'>(n={int(q['n'])})</span></td>" if q else "<td>n/a</td>")
+            cells.append(
+                f"<td class='n'>{q['mean']:.3f} <span class='muted'>(n={int(q['n'])})</span></td>"
+                if q
+                else "<td>n/a</td>"
+            )
         rows.append(f"<tr><td>{escape(dim.replace('_', ' '))}</td>{''.join(cells)}</tr>")
     head = "".join(f"<th>{escape(run['label'])}</th>" for run in data["runs"])
     return f"<h2>Answer quality (1-5, blind judge)</h2><table><tr><th>dimension</th>{head}</tr>{''.join(rows)}</table>"
@@ -223,7 +233,9 @@ def _funnel(data: dict[str, Any]) -> str:
     head = "".join(f"<th>{s}</th>" for s in STEPS)
     for run in data["runs"]:
         agg = data["funnel"][run["run_id"]]
-        out.append(f"<h3>{escape(run['label'])}</h3><table><tr><th>requirements</th><th>n</th>{head}<th>complete</th></tr>")
+        out.append(
+            f"<h3>{escape(run['label'])}</h3><table><tr><th>requirements</th><th>n</th>{head}<th>complete</th></tr>"
+        )
         for name, block in [("all", agg["all"]), *agg["by_kind"].items()]:
             cells = []
             for step in STEPS:
@@ -247,8 +259,21 @@ def _records(data: dict[str, Any]) -> str:
     for run in data["runs"]:
         record = {
             k: run[k]
-            for k in ("run_id", "method", "dataset", "batch_id", "dataset_fingerprint", "budget", "judges", "models",
-                      "prompt_hashes", "seeds", "versions", "state_summaries", "usage")
+            for k in (
+                "run_id",
+                "method",
+                "dataset",
+                "batch_id",
+                "dataset_fingerprint",
+                "budget",
+                "judges",
+                "models",
+                "prompt_hashes",
+                "seeds",
+                "versions",
+                "state_summaries",
+                "usage",
+            )
         }
         out.append(
             f"<details><summary>{escape(run['label'])}: {node_link(run['run_id'])}</summary>"
@@ -308,12 +333,16 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]]) -> str:
         attempt = item["attempts"].get(run["run_id"])
         if attempt is None:
             continue
-        out.append(f"<h3>{escape(run['label'])}: {_verdict(attempt['verdict'])} {node_link(attempt['attempt_id'])}</h3>")
+        out.append(
+            f"<h3>{escape(run['label'])}: {_verdict(attempt['verdict'])} {node_link(attempt['attempt_id'])}</h3>"
+        )
         if attempt.get("error"):
             out.append(f"<div class='note'>attempt error: {escape(attempt['error'])}</div>")
         for call in attempt.get("calls", []):
             returned = ", ".join(
-                node_link(r["id"], f"{r['id']}" + (f" {r['start_line']}-{r['end_line']}" if r.get("start_line") else ""))
+                node_link(
+                    r["id"], f"{r['id']}" + (f" {r['start_line']}-{r['end_line']}" if r.get("start_line") else "")
+                )
                 for r in call["returned"]
             )
             status = "ok" if call["ok"] else f"<span class='fail'>failed: {escape(str(call['error']))}</span>"
@@ -337,10 +366,14 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]]) -> str:
                 f"</span><br>{escape(str(j['rationale'] or ''))}</p>"
             )
         if attempt.get("funnel"):
-            out.append(f"<table><tr><th>requirement</th>{''.join(f'<th>{s}</th>' for s in STEPS)}<th>broke at</th></tr>")
+            out.append(
+                f"<table><tr><th>requirement</th>{''.join(f'<th>{s}</th>' for s in STEPS)}<th>broke at</th></tr>"
+            )
             for f in attempt["funnel"]:
                 cells = "".join(f"<td>{escape(f['steps'][s])}</td>" for s in STEPS)
-                out.append(f"<tr><td>{escape(f['requirement_id'])}</td>{cells}<td>{escape(str(f['broke_at'] or '-'))}</td></tr>")
+                out.append(
+                    f"<tr><td>{escape(f['requirement_id'])}</td>{cells}<td>{escape(str(f['broke_at'] or '-'))}</td></tr>"
+                )
             out.append("</table>")
     out.append("</div>")
     return "".join(out)

@@ -55,10 +55,14 @@ def render_markdown(data: dict[str, Any]) -> str:
         ]
         for metric, row in comp["overall"].items():
             scale, unit = (1.0, "") if metric == "turns" else (100.0, " pp")
-            lines.append(f"| {metric} | {row['subset']} | {row['n_items']} | {interval_text(row['gain'], scale, unit)} |")
+            lines.append(
+                f"| {metric} | {row['subset']} | {row['n_items']} | {interval_text(row['gain'], scale, unit)} |"
+            )
         for grouping, rows in comp["groups"].items():
             for row in rows:
-                lines.append(f"| accuracy | {grouping}: {row['subset']} | {row['n_items']} | {interval_text(row['gain'])} |")
+                lines.append(
+                    f"| accuracy | {grouping}: {row['subset']} | {row['n_items']} | {interval_text(row['gain'])} |"
+                )
         for row in comp["shared_access"]:
             lines.append(f"| accuracy | {row['subset']} | {row['n_items']} | {interval_text(row['gain'])} |")
         for s in comp["stratified"]:
@@ -68,7 +72,12 @@ def render_markdown(data: dict[str, Any]) -> str:
                     f"{interval_text(s['multi_minus_single'])} |"
                 )
     if any(run["metrics"]["quality"] for run in data["runs"]):
-        lines += ["", "## Answer quality (1-5)", "", "| dimension | " + " | ".join(r["label"] for r in data["runs"]) + " |"]
+        lines += [
+            "",
+            "## Answer quality (1-5)",
+            "",
+            "| dimension | " + " | ".join(r["label"] for r in data["runs"]) + " |",
+        ]
         lines.append("| --- |" + " ---: |" * len(data["runs"]))
         for dim in QUALITY_DIMENSIONS:
             cells = []
@@ -86,7 +95,9 @@ def render_markdown(data: dict[str, Any]) -> str:
             c = block["steps"][step]
             applicable = c.get("yes", 0) + c.get("no", 0)
             cells.append(f"{c.get('yes', 0)}/{applicable}" if applicable else "n/a")
-        lines.append(f"| {run['label']} | {block['n']} | " + " | ".join(cells) + f" | {block['broke_at']['complete']} |")
+        lines.append(
+            f"| {run['label']} | {block['n']} | " + " | ".join(cells) + f" | {block['broke_at']['complete']} |"
+        )
     lines += ["", "## Errors of failed answers (main category x visibility)", ""]
     for run in data["runs"]:
         errors = run["metrics"]["errors"]

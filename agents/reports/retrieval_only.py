@@ -24,8 +24,8 @@ _KINDS = {"bundle": "bundle", "longmemeval": "longmemeval", "locomo": "locomo", 
 
 def dataset_source(dataset: str) -> tuple[str, Path]:
     """(evaluation kind, path) for `sample` or a path; the retrieval line needs the input files."""
-    from ingest.pipeline import detect_format
     from graph.paths import REPO_ROOT
+    from ingest.pipeline import detect_format
 
     path = REPO_ROOT / "samples" / "colabench-sample" if dataset == "sample" else Path(dataset)
     if not path.exists():
@@ -106,9 +106,7 @@ def _summary_tables(evaluation: dict[str, Any]) -> list[tuple[str, list[str], li
         rows = []
         for s in summaries:
             for family in families:
-                cells = [
-                    f"{s['micro'][f'{family}@{c}']:.3f}" if f"{family}@{c}" in s["micro"] else "" for c in cuts
-                ]
+                cells = [f"{s['micro'][f'{family}@{c}']:.3f}" if f"{family}@{c}" in s["micro"] else "" for c in cuts]
                 if any(cells):
                     rows.append([s["recipe"], str(s["n_items"]), family, *cells])
         tables.append((f"{line} line, {level} level (micro means)", header, rows))
@@ -124,7 +122,7 @@ def render_retrieval_html(data: dict[str, Any]) -> str:
         "table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 7px}"
         "th{background:#f5f5f5}.banner{background:#fdecea;border:2px solid #d9534f;padding:12px 16px;font-size:15px}"
         "pre{white-space:pre-wrap;background:#f8f8f8;padding:6px}.muted{color:#777}</style></head><body>",
-        f"<div class='banner'><b>RETRIEVAL-ONLY REPORT.</b> No LLM is configured, so this is not an evaluation of "
+        "<div class='banner'><b>RETRIEVAL-ONLY REPORT.</b> No LLM is configured, so this is not an evaluation of "
         "answers: there is no accuracy, no judging and no state summary. It measures the retrieval recipes the "
         "chosen methods use, with each item's question as the query.</div>",
         f"<h1>{escape(data['title'])}</h1>",
@@ -132,7 +130,9 @@ def render_retrieval_html(data: dict[str, Any]) -> str:
         "<p>Set <code>COLABENCH_LLM_BASE_URL</code> and <code>COLABENCH_LLM_MODEL</code> (or <code>[llm]</code> in "
         "colabench.toml) and run the same command again for the full evaluation.</p>",
         "<h2>Methods and their recipes</h2><ul>"
-        + "".join(f"<li>{escape(m['label'])} ({escape(m['name'])}): {', '.join(m['recipes'])}</li>" for m in data["methods"])
+        + "".join(
+            f"<li>{escape(m['label'])} ({escape(m['name'])}): {', '.join(m['recipes'])}</li>" for m in data["methods"]
+        )
         + "</ul>",
     ]
     for note in data["notes"]:
@@ -144,7 +144,9 @@ def render_retrieval_html(data: dict[str, Any]) -> str:
         "search.</p>"
     )
     for title, header, rows in _summary_tables(ev):
-        parts.append(f"<h2>{escape(title)}</h2><table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>")
+        parts.append(
+            f"<h2>{escape(title)}</h2><table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"
+        )
         for row in rows:
             parts.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>")
         parts.append("</table>")

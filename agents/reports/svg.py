@@ -12,8 +12,7 @@ _FONT = 'font-family="system-ui, sans-serif"'
 
 def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle", extra: str = "") -> str:
     return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" {_FONT} {extra}>'
-        f"{escape(text)}</text>"
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" {_FONT} {extra}>{escape(text)}</text>'
     )
 
 
@@ -93,7 +92,9 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
     def sx(v: float) -> float:
         return left + (v - lo) / (hi - lo) * plot_w
 
-    body = [f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 30}" stroke="#999" stroke-dasharray="3,3"/>']
+    body = [
+        f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 30}" stroke="#999" stroke-dasharray="3,3"/>'
+    ]
     for i, (label, est, low, high, n) in enumerate(rows):
         y = top + i * row_h + row_h / 2
         body.append(_text(left - 8, y + 4, label, 11, "end"))
@@ -101,7 +102,9 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
             body.append(_text(left + plot_w / 2, y + 4, "n/a", 10, extra='fill="#777"'))
             continue
         if not math.isnan(low):
-            body.append(f'<line x1="{sx(low):.1f}" y1="{y:.1f}" x2="{sx(high):.1f}" y2="{y:.1f}" stroke="#333" stroke-width="1.5"/>')
+            body.append(
+                f'<line x1="{sx(low):.1f}" y1="{y:.1f}" x2="{sx(high):.1f}" y2="{y:.1f}" stroke="#333" stroke-width="1.5"/>'
+            )
         colour = PALETTE[0] if est >= 0 else PALETTE[3]
         interval = f" [{low:.2f}, {high:.2f}]" if not math.isnan(low) else ""
         body.append(
