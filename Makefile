@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test lint typecheck bench clean-env
+.PHONY: setup run test lint bench
 
 setup:
 	@$(ROOT)/scripts/setup_env.sh >/dev/null
@@ -18,11 +18,12 @@ run: setup
 	@$(ROOT)/scripts/main_job.sh
 
 test: setup
+	@$(ROOT)/scripts/setup_system.sh --with-browser
 	@$(ROOT)/scripts/run_tests.sh
 
 lint: setup
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy graph ingest query api agents cli
+	env -u PYTHONPATH $(VENV)/bin/mypy graph ingest query api agents cli
 
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -12,9 +12,11 @@ from cli import (
     llm_cmd,
     memory_cmd,
     neo4j_cmd,
+    profile_cmd,
     query_cmd,
     report_cmd,
     run_cmd,
+    serve_cmd,
 )
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB.")
@@ -25,6 +27,8 @@ ingest_cmd.register(app)
 app.add_typer(query_cmd.app, name="query", help="Search with a retrieval recipe, or read a document.")
 app.add_typer(memory_cmd.app, name="memory", help="Build memory cards and their document links.")
 app.add_typer(eval_cmd.app, name="eval", help="Evaluate retrieval (no LLM) on a dataset.")
+serve_cmd.register(app)
+app.add_typer(profile_cmd.app, name="profile", help="Grow profiles: append sessions and turns, update memory.")
 run_cmd.register(app)
 report_cmd.register(app)
 app.add_typer(llm_cmd.app, name="llm", help="LLM roles: settings, ping, response cache, prompt hashes.")

@@ -21,6 +21,7 @@ Explore the graph:
   ./colabench query read DOC_ID --start 1 --lines 40
   ./colabench eval retrieval --dataset longmemeval --path ../shared/data/longmemeval_dev/longmemeval_s_dev.json.gz
   ./colabench ingest ../shared/data/kb/documents.jsonl.gz   the full 6,256-document knowledge base
+  ./colabench serve                    GraphQL API + graph browser on http://127.0.0.1:8000/browser
   ./colabench report --list            every evaluation run in the graph
   ./colabench llm settings             the LLM roles (endpoint, model; never keys)
   ./colabench neo4j stop               stop the local Neo4j

@@ -1,0 +1,141 @@
+"""The FastAPI application: GraphQL at /graphql, the graph browser at /browser, report pages at /reports/,
+health at /healthz and readiness at /readyz. `create_app()` is also the uvicorn factory."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from neo4j import AsyncDriver, Driver
+from strawberry.fastapi import GraphQLRouter
+
+from api import health, reports
+from api.request_limits import BodySizeLimitMiddleware
+from api.request_log import RequestLogMiddleware, configure_logging, log
+from api.resources import Resources, open_async_driver
+from api.response_cache import ResponseCache, ResponseCacheMiddleware
+from api.schema import QueryLimits, build_schema
+from api.schema.context import ApiContext, check_bearer
+from api.security_headers import SecurityHeadersMiddleware
+from api.settings import ApiSettings
+from cli._version import __version__
+from graph.settings import Neo4jSettings
+
+if TYPE_CHECKING:
+    from graph.embeddings import CachedEncoder
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+def create_app(
+    settings: ApiSettings | None = None,
+    neo4j: Neo4jSettings | None = None,
+    *,
+    async_driver: AsyncDriver | None = None,
+    sync_driver: Driver | None = None,
+    encoder: CachedEncoder | None = None,
+    configure_logs: bool = True,
+) -> FastAPI:
+    """The API app. Drivers are opened at startup (or passed in by tests) and closed at shutdown."""
+    settings = settings or ApiSettings()
+    neo4j = neo4j or Neo4jSettings()
+    if configure_logs:
+        configure_logging(settings.log_json)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        driver = async_driver or open_async_driver(neo4j)
+        resources = Resources(
+            settings, neo4j, driver, sync_driver=sync_driver, encoder=encoder, owns_async_driver=async_driver is None
+        )
+        app.state.resources = resources
+        log.info(
+            "api started",
+            extra={
+                "neo4j": neo4j.effective_uri,
+                "mutations": settings.mutations_enabled,
+                "cors_origins": settings.cors_origins,
+                "reports_dir": str(settings.effective_reports_dir),
+            },
+        )
+        if settings.mutations_enabled:
+            # Appends update memory through the retriever: load it in the background, off the request path.
+            asyncio.get_running_loop().run_in_executor(None, resources.warm_up)
+        try:
+            yield
+        finally:
+            await resources.close()
+
+    app = FastAPI(
+        title="colabench provenance API",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+
+    async def graphql_context(request: Request) -> ApiContext:
+        resources: Resources = request.app.state.resources
+        auth = check_bearer(request.headers.get("authorization"), settings.token)
+        return ApiContext(resources, auth, getattr(request.state, "request_id", "-"))
+
+    limits = QueryLimits(
+        max_depth=settings.max_depth,
+        max_tokens=settings.max_tokens,
+        max_aliases=settings.max_aliases,
+        max_cost=settings.max_cost,
+        introspection=settings.introspection,
+    )
+    graphql: GraphQLRouter[ApiContext, None] = GraphQLRouter(
+        build_schema(limits), context_getter=graphql_context, graphql_ide=None, multipart_uploads_enabled=False
+    )
+    app.include_router(graphql, prefix="/graphql")
+    app.include_router(health.router)
+    app.include_router(reports.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/browser", include_in_schema=False)
+    async def browser() -> FileResponse:
+        return FileResponse(STATIC_DIR / "browser.html", media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> RedirectResponse:
+        return RedirectResponse("/browser")
+
+    # Added innermost first (the last added runs first): request log -> body size limit -> security headers ->
+    # CORS -> response cache -> app, so cached answers still get ids, logs, size checks and headers.
+    if settings.response_cache_entries > 0:
+        cache = ResponseCache(settings.response_cache_entries, settings.response_cache_mib * 1024 * 1024)
+        app.state.response_cache = cache
+
+        async def head_seq() -> int:
+            head = await app.state.resources.reader.one("log_head")
+            return int(head["seq"]) if head else 0
+
+        app.add_middleware(
+            ResponseCacheMiddleware,
+            cache=cache,
+            head_seq=head_seq,
+            token=settings.token,
+            reveal_gold=settings.reveal_reference_answers,
+        )
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            max_age=600,
+        )
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestLogMiddleware)
+    return app

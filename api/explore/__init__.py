@@ -1,0 +1,1 @@
+"""Graph exploration for the browser: neighbourhoods around any node and node search."""

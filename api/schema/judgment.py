@@ -1,0 +1,57 @@
+"""Judgment: a judge's verdict on an attempt (accuracy, one quality dimension, or error analysis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from api.schema.values import json_value
+
+
+@strawberry.type(
+    description="A judge's verdict on an attempt. kind is `accuracy`, `quality:<dimension>` or `error_analysis`; "
+    "the judge prompt is pinned by name, version and SHA-256."
+)
+class Judgment:
+    id: strawberry.ID
+    attempt_id: str
+    kind: str
+    verdict: str | None
+    score: float | None
+    rationale: str | None
+    error_category: str | None
+    visibility: str | None
+    judge_model: str | None
+    prompt_name: str | None
+    prompt_version: str | None
+    prompt_sha256: str | None
+    valid: bool = strawberry.field(description="false when the judge's reply stayed invalid after retries")
+    seq: int
+    raw_details: strawberry.Private[Any]
+
+    @strawberry.field
+    def details(self) -> JSON:
+        return json_value(self.raw_details, {})
+
+    @classmethod
+    def from_node(cls, node: dict[str, Any]) -> Judgment:
+        score = node.get("score")
+        return cls(
+            id=strawberry.ID(node["id"]),
+            attempt_id=node.get("attempt_id") or "",
+            kind=node.get("kind") or "",
+            verdict=node.get("verdict"),
+            score=float(score) if score is not None else None,
+            rationale=node.get("rationale"),
+            error_category=node.get("error_category"),
+            visibility=node.get("visibility"),
+            judge_model=node.get("judge_model"),
+            prompt_name=node.get("prompt_name"),
+            prompt_version=None if node.get("prompt_version") is None else str(node["prompt_version"]),
+            prompt_sha256=node.get("prompt_sha256"),
+            valid=bool(node.get("valid", True)),
+            seq=int(node.get("seq") or 0),
+            raw_details=node.get("details"),
+        )

@@ -1,0 +1,71 @@
+"""The mutation root: incremental profile growth (needs the API token)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import strawberry
+from pydantic import ValidationError
+
+from api.errors import BadInputError
+from api.growth.models import SessionAppend, TurnsAppend
+from api.schema.context import Info, context_of
+from api.schema.growth import AppendResult, TurnInput
+
+
+def _validation_message(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:10]:
+        where = ".".join(str(p) for p in error["loc"]) or "(input)"
+        parts.append(f"{where}: {error['msg']}")
+    return "invalid input: " + "; ".join(parts)
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(
+        description="Start a session of a profile with its turns (events SessionStarted, TurnAppended and "
+        "DocumentExposed for returned spans), then update the profile's memory cards and links for the new turns. "
+        "Idempotent: the same session and turns again change nothing. Needs `Authorization: Bearer <token>`."
+    )
+    async def append_session(
+        self,
+        info: Info,
+        profile: strawberry.ID,
+        turns: list[TurnInput],
+        session_id: str | None = None,
+        topic_id: str | None = None,
+        started_at: str | None = None,
+    ) -> AppendResult:
+        context = context_of(info)
+        context.require_writer()
+        try:
+            request = SessionAppend.model_validate(
+                {
+                    "profile_id": str(profile),
+                    "session_id": session_id,
+                    "topic_id": topic_id,
+                    "started_at": started_at,
+                    "turns": [t.as_record() for t in turns],
+                }
+            )
+        except ValidationError as exc:
+            raise BadInputError(_validation_message(exc)) from exc
+        growth = context.resources.growth()
+        outcome = await asyncio.to_thread(growth.append_session, request)
+        return AppendResult.from_outcome(outcome)
+
+    @strawberry.mutation(
+        description="Append turns to an existing session, continuing its ordinals, then update the profile's memory "
+        "incrementally. Idempotent: turns already present with the same content are skipped. Needs the API token."
+    )
+    async def append_turns(self, info: Info, session: strawberry.ID, turns: list[TurnInput]) -> AppendResult:
+        context = context_of(info)
+        context.require_writer()
+        try:
+            request = TurnsAppend.model_validate({"session_id": str(session), "turns": [t.as_record() for t in turns]})
+        except ValidationError as exc:
+            raise BadInputError(_validation_message(exc)) from exc
+        growth = context.resources.growth()
+        outcome = await asyncio.to_thread(growth.append_turns, request)
+        return AppendResult.from_outcome(outcome)

@@ -1,0 +1,4 @@
+// $ids: ids of :Fact nodes; one row per node found (embeddings left out).
+MATCH (n:Fact) WHERE n.id IN $ids
+WITH n.id AS key, n {.*, embedding: null} AS node
+RETURN collect({key: key, node: node}) AS rows

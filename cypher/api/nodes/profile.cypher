@@ -1,0 +1,4 @@
+// $ids: ids of :Profile nodes; one row per node found (embeddings left out).
+MATCH (n:Profile) WHERE n.id IN $ids
+WITH n.id AS key, n {.*, embedding: null} AS node
+RETURN collect({key: key, node: node}) AS rows

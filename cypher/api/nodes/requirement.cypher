@@ -1,0 +1,4 @@
+// $ids: ids of :Requirement nodes; one row per node found (embeddings left out).
+MATCH (n:Requirement) WHERE n.id IN $ids
+WITH n.id AS key, n {.*, embedding: null} AS node
+RETURN collect({key: key, node: node}) AS rows

@@ -1,0 +1,174 @@
+"""The graph browser in real headless Chromium (Debian's, driven by Playwright): search an item, expand it, click a
+requirement and see its user statements beside its document spans; deep links; report pages link into it."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.neo4j,
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed (apt-get install chromium)"),
+]
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+REPORT = """<!doctype html><html><head><meta charset="utf-8"><title>run report</title>
+<style>body { font-family: sans-serif; }</style></head><body>
+<h1>Run report</h1>
+<table><tr><td>item <span class="node" data-node-id="i-mini-01">i-mini-01</span></td><td>pass</td></tr></table>
+</body></html>"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(
+    mini_store: Any, neo4j_settings: Any, driver: Driver, encoder: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The real app under uvicorn on a free loopback port, with a reports directory holding one report."""
+    import uvicorn
+
+    from api.app import create_app
+    from api.settings import ApiSettings
+
+    reports = tmp_path_factory.mktemp("reports")
+    (reports / "run-1").mkdir()
+    (reports / "run-1" / "report.html").write_text(REPORT, encoding="utf-8")
+    (reports / "latest.json").write_text(json.dumps({"path": str(reports / "run-1")}), encoding="utf-8")
+    port = _free_port()
+    app = create_app(
+        ApiSettings(reports_dir=reports), neo4j_settings, sync_driver=driver, encoder=encoder, configure_logs=False
+    )
+    uv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
+    )
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uv.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture()
+def page(tmp_path: Path) -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        # A persistent context on a fresh directory: the fresh --user-data-dir the stack notes ask for.
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1500, "height": 950},
+        )
+        pg = context.new_page()
+        pg.set_default_timeout(20_000)
+        problems: list[str] = []
+        pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        pg.on("pageerror", lambda e: problems.append(str(e)))
+        pg.problems = problems
+        yield pg
+        context.close()
+
+
+def _click_graph_node(page: Any, node_id: str) -> None:
+    """Click a node on the cytoscape canvas at its rendered position (a real pointer click)."""
+    point = page.evaluate(
+        """(nodeId) => {
+            const cy = window.colabenchBrowser.cy;
+            const node = cy.nodes().filter((n) => n.data('nodeId') === nodeId)[0];
+            cy.center(node);
+            const p = node.renderedPosition();
+            const box = document.getElementById('graph').getBoundingClientRect();
+            return { x: box.left + p.x, y: box.top + p.y };
+        }""",
+        node_id,
+    )
+    page.mouse.click(point["x"], point["y"])
+
+
+def test_search_expand_and_click_a_requirement_shows_statements_beside_spans(server: str, page: Any) -> None:
+    page.goto(f"{server}/browser")
+    page.fill("#search-input", "i-mini-01")
+    page.click('#search-results li[data-node-id="i-mini-01"]')
+    # Expanding the item put its requirements, profile and documents in the view.
+    page.wait_for_selector('#node-list button[data-node-id="i-mini-01-r1"]')
+    labels = page.eval_on_selector_all("#node-list button", "els => els.map(e => e.dataset.label)")
+    assert {"Item", "Requirement", "Profile", "Document"} <= set(labels)
+    assert page.evaluate("window.colabenchBrowser.cy.nodes().length") == len(labels)
+    _click_graph_node(page, "i-mini-01-r1")
+    page.wait_for_selector(".provenance .statement")
+    statement = page.inner_text(".provenance .statement")
+    span = page.inner_text(".provenance .span")
+    assert "I got my first tattoo on Saturday, 1 March" in statement and "mini-s-1" in statement
+    assert "Wait 4 months after a new tattoo or piercing before donating." in span and "lines 4–4" in span
+    assert "Apply the 4-month wait" in page.inner_text("#details h2")
+    # Statements and spans sit side by side.
+    left = page.eval_on_selector(".provenance .statement", "e => e.getBoundingClientRect().left")
+    right = page.eval_on_selector(".provenance .span", "e => e.getBoundingClientRect().left")
+    assert right > left + 100
+    assert "node=i-mini-01" in page.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-requirement.png"), full_page=True)
+    assert page.problems == []
+
+
+def test_double_click_expands_and_a_deep_link_opens_a_turn(server: str, page: Any) -> None:
+    page.goto(f"{server}/browser#node=mini-s-1-t0&label=Turn")
+    page.wait_for_selector(".provenance-Turn .statement")
+    assert "I got my first tattoo" in page.inner_text(".provenance-Turn")
+    before = page.evaluate("window.colabenchBrowser.cy.nodes().length")
+    point = page.evaluate(
+        """() => { const cy = window.colabenchBrowser.cy;
+            const n = cy.nodes().filter((x) => x.data('label') === 'Session')[0];
+            cy.center(n); const p = n.renderedPosition();
+            const b = document.getElementById('graph').getBoundingClientRect();
+            return { x: b.left + p.x, y: b.top + p.y }; }"""
+    )
+    page.mouse.dblclick(point["x"], point["y"])
+    # Polled from Python: wait_for_function evaluates strings, which the page's CSP (rightly) forbids.
+    deadline = time.monotonic() + 20
+    while page.evaluate("window.colabenchBrowser.cy.nodes().length") <= before:
+        assert time.monotonic() < deadline, "double-click did not expand the session"
+        time.sleep(0.1)
+    assert page.problems == []
+
+
+def test_report_pages_are_served_and_their_ids_link_into_the_browser(server: str, page: Any) -> None:
+    page.goto(f"{server}/reports/")
+    assert "run-1/report.html" in page.inner_text("body")
+    page.click("text=latest report")
+    assert page.url.endswith("/reports/run-1/report.html")
+    page.wait_for_selector('a[href="/browser#node=i-mini-01"]')
+    page.click('a[href="/browser#node=i-mini-01"]')
+    page.wait_for_selector(".provenance-Item")
+    assert "Can I give blood" in page.inner_text(".provenance-Item")
+    assert page.url.endswith("/browser#node=i-mini-01&label=Item")
