@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import AliasChoices, Field, field_validator
-from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import NoDecode, SettingsConfigDict
 
-from graph.config_file import TomlTableSource
+from graph.config_file import TableSettings
 from graph.paths import data_dir
 
 MIN_TOKEN_LENGTH = 16
@@ -18,7 +18,7 @@ def _env(name: str, key: str) -> AliasChoices:
     return AliasChoices(name, key)
 
 
-class ApiSettings(BaseSettings):
+class ApiSettings(TableSettings):
     """How the API listens, who may write, and the limits every request is held to.
 
     Mutations are allowed only when `token` is configured and the request sends it as a bearer token;
@@ -57,16 +57,7 @@ class ApiSettings(BaseSettings):
         default=64, ge=1, validation_alias=_env("COLABENCH_API_RESPONSE_CACHE_MIB", "response_cache_mib")
     )
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, TomlTableSource(settings_cls, "api"))
+    config_table: ClassVar[str] = "api"
 
     @field_validator("cors_origins", mode="before")
     @classmethod

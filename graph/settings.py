@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
 
-from graph.config_file import TomlTableSource
+from graph.config_file import TableSettings
 
 
-class Neo4jSettings(BaseSettings):
+class Neo4jSettings(TableSettings):
     """Where the evidence graph lives. Without NEO4J_URI the project's local server is used."""
 
     model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
@@ -28,16 +30,7 @@ class Neo4jSettings(BaseSettings):
         default=180.0, validation_alias=AliasChoices("COLABENCH_NEO4J_START_TIMEOUT", "start_timeout_s")
     )
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, TomlTableSource(settings_cls, "neo4j"))
+    config_table: ClassVar[str] = "neo4j"
 
     @property
     def is_external(self) -> bool:

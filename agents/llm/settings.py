@@ -18,7 +18,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agents.llm.errors import LLMConfigError
-from graph.config_file import TomlTableSource
+from graph.config_file import TableSettings, TomlTableSource
 from graph.paths import cache_dir
 
 ROLES: tuple[str, ...] = ("answerer", "judge", "state", "memory", "synthesis")
@@ -132,7 +132,7 @@ def load_role_settings(role: str, **overrides: Any) -> LLMRoleSettings:
     return settings
 
 
-class LLMGlobalSettings(BaseSettings):
+class LLMGlobalSettings(TableSettings):
     """Settings shared by every role: the response cache. Env `COLABENCH_LLM_CACHE`, `..._CACHE_MODE`."""
 
     model_config = SettingsConfigDict(extra="ignore", env_prefix="COLABENCH_LLM_")
@@ -140,16 +140,7 @@ class LLMGlobalSettings(BaseSettings):
     cache: Path | None = Field(default=None, description="SQLite file of the response cache")
     cache_mode: CacheMode = Field(default="use", description="use | refresh (ignore hits, overwrite) | off")
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, TomlTableSource(settings_cls, "llm"))
+    config_table: ClassVar[str] = "llm"
 
     @property
     def cache_path(self) -> Path:
