@@ -1,6 +1,6 @@
 // $rows: {seq, turn_id, session_id, ordinal, role, speaker, text, at, tool_calls_json, metadata_json}
-// NEXT links a turn to its neighbours by ordinal in both directions, so the result does not depend on
-// whether the neighbour was projected in this statement, an earlier one, or a later one.
+// NEXT joins a turn to its neighbours by ordinal. The turn whose event comes later makes the link (from either
+// side), so the result is the same whether the neighbour arrived in this statement, earlier or later.
 UNWIND $rows AS row
 MATCH (s:Session {id: row.session_id})
 CREATE (t:Turn {id: row.turn_id, seq: row.seq, session_id: row.session_id, profile_id: s.profile_id,
@@ -9,13 +9,13 @@ CREATE (t:Turn {id: row.turn_id, seq: row.seq, session_id: row.session_id, profi
 CREATE (s)-[:HAS_TURN {seq: row.seq}]->(t)
 WITH t, row
 CALL (t, row) {
-  OPTIONAL MATCH (prev:Turn {session_id: row.session_id, ordinal: row.ordinal - 1})
-  WITH prev WHERE prev IS NOT NULL AND NOT (prev)-[:NEXT]->(t)
-  CREATE (prev)-[:NEXT {seq: CASE WHEN prev.seq > t.seq THEN prev.seq ELSE t.seq END}]->(t)
+  MATCH (prev:Turn {session_id: row.session_id, ordinal: row.ordinal - 1})
+  WHERE prev.seq < row.seq
+  CREATE (prev)-[:NEXT {seq: row.seq}]->(t)
 }
 CALL (t, row) {
-  OPTIONAL MATCH (next:Turn {session_id: row.session_id, ordinal: row.ordinal + 1})
-  WITH next WHERE next IS NOT NULL AND NOT (t)-[:NEXT]->(next)
-  CREATE (t)-[:NEXT {seq: CASE WHEN next.seq > t.seq THEN next.seq ELSE t.seq END}]->(next)
+  MATCH (next:Turn {session_id: row.session_id, ordinal: row.ordinal + 1})
+  WHERE next.seq < row.seq
+  CREATE (t)-[:NEXT {seq: row.seq}]->(next)
 }
 RETURN collect(row.turn_id) AS applied
