@@ -6,7 +6,8 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,34 @@ def text_key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
+def _prepare(conn: sqlite3.Connection) -> None:
+    if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    # NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the last commits.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.executescript(SCHEMA)
+    conn.execute(f"CREATE TABLE IF NOT EXISTS {_LOOKUP_TABLE} (k BLOB PRIMARY KEY)")
+
+
+def _with_lock_retries(step: Callable[[], None]) -> None:
+    """Run `step`, retrying while another process holds the file's lock.
+
+    Switching a new file to WAL needs an exclusive lock and SQLite may report "database is locked" at once,
+    without waiting on the busy timeout, when several processes open a fresh cache together.
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_MS / 1000
+    delay = 0.01
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 class EmbeddingCache:
     """Vectors by (encoder_id, text key) in one SQLite file, safe for concurrent processes.
 
@@ -60,11 +89,7 @@ class EmbeddingCache:
             self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
         )
         conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        # NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the last commits.
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.executescript(SCHEMA)
-        conn.execute(f"CREATE TABLE IF NOT EXISTS {_LOOKUP_TABLE} (k BLOB PRIMARY KEY)")
+        _with_lock_retries(lambda: _prepare(conn))
         self._conn, self._pid = conn, os.getpid()
         return conn
 
