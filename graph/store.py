@@ -37,6 +37,10 @@ class LogHead:
     hash: str
 
 
+# The schema file holding the vector and full-text indexes.
+SEARCH_SCHEMA = "schema/04_search"
+
+
 class EventStore:
     """Append, read and inspect the event log of one Neo4j database."""
 
@@ -47,11 +51,14 @@ class EventStore:
 
     # --- schema -----------------------------------------------------------------------------------
 
-    def create_schema(self) -> None:
-        """Create constraints, indexes and the log head (idempotent)."""
+    def create_schema(self, search_indexes: bool = True) -> None:
+        """Create constraints, indexes and the log head (idempotent). `search_indexes=False` leaves out the
+        vector and full-text indexes (schema/04_search), which a rebuild creates after its replay."""
         dim = self.encoder.dim if self.encoder else 384
         with self.driver.session(database=self.database) as session:
             for name in list_cypher("schema"):
+                if not search_indexes and name == SEARCH_SCHEMA:
+                    continue
                 for statement in load_statements(name):
                     session.run(statement, dim=dim).consume()
             session.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).consume()

@@ -39,6 +39,26 @@ def test_replay_reproduces_projection_fingerprint(filled: EventStore) -> None:
     assert after.digest == before.digest, before.differences(after)
 
 
+SEARCH_INDEXES = {"chunk_embedding", "memory_embedding", "chunk_text", "document_title", "memory_text", "node_search"}
+
+
+def _online_indexes(driver: Driver) -> set[str]:
+    records, _, _ = driver.execute_query("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name")
+    return {r["name"] for r in records}
+
+
+def test_rebuild_drops_search_indexes_and_replay_brings_them_back_online(filled: EventStore) -> None:
+    assert _online_indexes(filled.driver) >= SEARCH_INDEXES
+    drop_projection(filled)
+    assert not SEARCH_INDEXES & _online_indexes(filled.driver)
+    replay(filled, page_size=5)
+    assert _online_indexes(filled.driver) >= SEARCH_INDEXES
+    records, _, _ = filled.driver.execute_query(
+        "CALL db.index.fulltext.queryNodes('node_search', 'alone') YIELD node RETURN count(node) AS n"
+    )
+    assert records[0]["n"] > 0
+
+
 def test_fingerprint_detects_a_changed_property(filled: EventStore) -> None:
     before = compute_fingerprint(filled.driver)
     with filled.driver.session() as session:

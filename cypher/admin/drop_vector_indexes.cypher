@@ -1,2 +1,0 @@
-DROP INDEX chunk_embedding IF EXISTS;
-DROP INDEX memory_embedding IF EXISTS;
