@@ -58,7 +58,19 @@ def rebuild(
         drop_projection(store)
         with progress_bar() as bar:
             task = bar.add_task("replaying events", total=total)
-            result = replay(store, page_size=page_size, progress=lambda n: bar.advance(task, n))
+            index_task = bar.add_task("populating search indexes", total=None, visible=False, start=False)
+
+            def show_indexing() -> None:
+                bar.start_task(index_task)
+                bar.update(index_task, visible=True)
+
+            result = replay(
+                store,
+                page_size=page_size,
+                progress=lambda n: bar.advance(task, n),
+                on_indexing=show_indexing,
+            )
+            bar.update(index_task, total=1, completed=1)
         rate = result.events / result.seconds if result.seconds else 0.0
         console.print(f"replayed {result.events:,} events in {result.seconds:.1f} s ({rate:,.0f} events/s)")
         if before is not None:

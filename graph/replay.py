@@ -40,6 +40,7 @@ def replay(
     page_size: int = 5000,
     progress: Callable[[int], None] | None = None,
     index_timeout_s: int = 3600,
+    on_indexing: Callable[[], None] | None = None,
 ) -> ReplayResult:
     """Project every event of the log again, page by page, each page in one transaction. A reader
     thread fetches the next page while the current one is projected. Ends by creating the search indexes
@@ -69,6 +70,8 @@ def replay(
         if progress:
             progress(len(item))
     reader.join()
+    if on_indexing:
+        on_indexing()
     store.create_schema()
     with store.driver.session(database=store.database) as session:
         session.run(load_cypher("admin/await_indexes"), seconds=index_timeout_s).consume()
