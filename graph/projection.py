@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -57,15 +57,20 @@ _ROW_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "MemoryWritten": lambda p: p["memory_id"],
     "MemoryLinked": lambda p: p["memory_id"],
     "StateSummarized": lambda p: p["summary_id"],
+    "RunStarted": lambda p: p["run_id"],
+    "AttemptStarted": lambda p: p["attempt_id"],
+    "ToolCalled": lambda p: p["tool_call_id"],
+    "AnswerGiven": lambda p: p["attempt_id"],
+    "AnswerJudged": lambda p: p["judgment_id"],
+    "AttemptFinished": lambda p: p["attempt_id"],
+    "RunFinished": lambda p: p["run_id"],
 }
 
 # Dict-valued payload fields are stored as JSON strings (Neo4j properties cannot be maps).
-_JSON_FIELDS = {"metadata", "attributes", "details"}
-
-
-def register_projection(event_type: str, row_key: Callable[[dict[str, Any]], str]) -> None:
-    """Let a later room add an event type: its Cypher file is cypher/projection/<event_type>.cypher."""
-    _ROW_KEYS[event_type] = row_key
+_JSON_FIELDS = {
+    "metadata", "attributes", "details", "config", "models", "prompt_hashes", "seeds", "versions", "arguments",
+    "usage", "counts",
+}
 
 
 def projected_types() -> list[str]:
@@ -86,14 +91,15 @@ def _base_row(event: StoredEvent) -> dict[str, Any]:
     return row
 
 
-def texts_to_embed(events: Sequence[StoredEvent]) -> list[str]:
-    """Every text the projection of these events will embed (to warm the cache outside a transaction)."""
+def texts_to_embed(events: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Every text the projection of these (type, payload) events will embed (to warm the cache outside a
+    transaction)."""
     texts: list[str] = []
-    for event in events:
-        if event.type == "DocumentChunked":
-            texts.extend(chunk["text"] for chunk in event.payload["chunks"])
-        elif event.type == "MemoryWritten" and event.payload["op"] != "DELETE":
-            texts.append(event.payload["text"])
+    for event_type, payload in events:
+        if event_type == "DocumentChunked":
+            texts.extend(chunk["text"] for chunk in payload["chunks"])
+        elif event_type == "MemoryWritten" and payload["op"] != "DELETE":
+            texts.append(payload["text"])
     return texts
 
 
@@ -128,6 +134,10 @@ _CONFLICT_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "MemoryWritten": lambda p: p["memory_id"],
     "MemoryLinked": lambda p: p["memory_id"],
     "StateSummarized": lambda p: f"{p['profile_id']}|{p['system']}",
+    "AnswerGiven": lambda p: p["attempt_id"],
+    "AnswerJudged": lambda p: f"{p['attempt_id']}|{p['kind']}",
+    "AttemptFinished": lambda p: p["attempt_id"],
+    "RunFinished": lambda p: p["run_id"],
 }
 
 
@@ -160,7 +170,7 @@ def _referenced_ids(payload: Any, own_key: str | None = None) -> list[str]:
                 found.append(value)
             elif key.endswith("_ids") and isinstance(value, list):
                 found.extend(v for v in value if isinstance(v, str))
-            elif isinstance(value, (dict, list)) and key not in ("metadata", "attributes", "details", "arguments"):
+            elif isinstance(value, (dict, list)) and key not in _JSON_FIELDS:  # free-form maps name no graph ids
                 found.extend(_referenced_ids(value))
     elif isinstance(payload, list):
         for value in payload:
@@ -246,25 +256,3 @@ def _explain_client_error(event_type: str, exc: ClientError) -> str:
         return f"{event_type}: an id is defined twice: {exc.message}"
     return f"{event_type}: Neo4j refused the projection: {exc.code}: {exc.message}"
 
-
-# Evaluation runs (answering agent, judges).
-_ROW_KEYS.update(
-    {
-        "RunStarted": lambda p: p["run_id"],
-        "AttemptStarted": lambda p: p["attempt_id"],
-        "ToolCalled": lambda p: p["tool_call_id"],
-        "AnswerGiven": lambda p: p["attempt_id"],
-        "AnswerJudged": lambda p: p["judgment_id"],
-        "AttemptFinished": lambda p: p["attempt_id"],
-        "RunFinished": lambda p: p["run_id"],
-    }
-)
-_CONFLICT_KEYS.update(
-    {
-        "AnswerGiven": lambda p: p["attempt_id"],
-        "AnswerJudged": lambda p: f"{p['attempt_id']}|{p['kind']}",
-        "AttemptFinished": lambda p: p["attempt_id"],
-        "RunFinished": lambda p: p["run_id"],
-    }
-)
-_JSON_FIELDS.update({"config", "models", "prompt_hashes", "seeds", "versions", "arguments", "usage", "counts"})

@@ -12,7 +12,7 @@ from neo4j import ManagedTransaction
 
 from graph.cypher_files import load_cypher, load_statements
 from graph.events import StoredEvent
-from graph.projection import project_events, texts_to_embed
+from graph.projection import project_events
 from graph.store import EventStore
 
 
@@ -80,10 +80,7 @@ def replay(
 
 
 def _project_page(store: EventStore, events: list[StoredEvent]) -> None:
-    if store.encoder is not None:
-        texts = texts_to_embed(events)
-        if texts:
-            store.encoder.encode(texts)
+    store.warm((e.type, e.payload) for e in events)
 
     def work(tx: ManagedTransaction) -> None:
         project_events(tx, events, store.encoder)

@@ -7,12 +7,12 @@ numbers, chains hashes, creates the :Event nodes with UNWIND and applies the pro
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from neo4j import Driver, ManagedTransaction
+from neo4j import Driver, ManagedTransaction, Record
 
 from graph.cypher_files import list_cypher, load_cypher, load_statements
 from graph.errors import SchemaMismatchError
@@ -104,23 +104,13 @@ class EventStore:
 
     def warm_embeddings(self, events: Sequence[NewEvent]) -> None:
         """Embed (through the cache) every text these events' projection needs, outside any transaction."""
+        self.warm((new.event.TYPE, new.event.payload()) for new in events)
+
+    def warm(self, events: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """`warm_embeddings` for (type, payload) pairs."""
         if self.encoder is None:
             return
-        probe = [
-            StoredEvent(
-                event_id="",
-                seq=0,
-                type=new.event.TYPE,
-                occurred_at="",
-                recorded_at="",
-                actor="",
-                payload=new.event.payload(),
-                prev_hash="",
-                hash="",
-            )
-            for new in events
-        ]
-        texts = texts_to_embed(probe)
+        texts = texts_to_embed(events)
         if texts:
             self.encoder.encode(texts)
 
@@ -131,7 +121,7 @@ class EventStore:
             payload = new.event.payload()
             prepared.setdefault(content_event_id(new.event.TYPE, payload), (new, payload))
         # Embedding happens before the transaction so the log lock is held only for writes.
-        self.warm_embeddings([new for new, _ in prepared.values()])
+        self.warm((new.event.TYPE, payload) for new, payload in prepared.values())
 
         def work(tx: ManagedTransaction) -> AppendResult:
             head = tx.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).single()
@@ -187,10 +177,7 @@ class EventStore:
         """Append records that already carry seq and hashes (import); they must continue the chain."""
         if not stored:
             return
-        if self.encoder is not None:
-            texts = texts_to_embed(stored)
-            if texts:
-                self.encoder.encode(texts)
+        self.warm((e.type, e.payload) for e in stored)
 
         def work(tx: ManagedTransaction) -> None:
             head = tx.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).single()
@@ -218,37 +205,36 @@ class EventStore:
         self, after: int = 0, until: int | None = None, types: Sequence[str] | None = None, page_size: int = 5000
     ) -> Iterator[StoredEvent]:
         """Events in seq order with after < seq <= until (until defaults to the current head)."""
-        until = self.head().seq if until is None else until
         query = load_cypher("log/read_page_typed" if types else "log/read_page")
-        cursor = after
-        while cursor < until:
-            with self.driver.session(database=self.database) as session:
-                records = list(session.run(query, after=cursor, until=until, types=list(types or []), limit=page_size))
-            if not records:
-                return
+        for records in self._pages(query, after, until, page_size, types=list(types or [])):
             for record in records:
                 data = dict(record)
                 data["payload"] = orjson.loads(data["payload"])
                 yield StoredEvent.model_validate(data)
-            cursor = int(records[-1]["seq"])
 
     def read_for_replay(
         self, after: int = 0, until: int | None = None, page_size: int = 5000
     ) -> Iterator[list[StoredEvent]]:
         """Pages of events carrying only seq, type and payload (all a projection needs), in seq order."""
-        until = self.head().seq if until is None else until
-        query = load_cypher("log/read_page_lean")
-        cursor = after
-        while cursor < until:
-            with self.driver.session(database=self.database) as session:
-                records = session.run(query, after=cursor, until=until, limit=page_size).values()
-            if not records:
-                return
+        for records in self._pages(load_cypher("log/read_page_lean"), after, until, page_size):
             yield [
                 StoredEvent.model_construct(seq=seq, type=kind, payload=orjson.loads(payload))
                 for seq, kind, payload in records
             ]
-            cursor = int(records[-1][0])
+
+    def _pages(
+        self, query: str, after: int, until: int | None, page_size: int, **params: Any
+    ) -> Iterator[list[Record]]:
+        """Pages of `query`'s records (each with a `seq` column, ascending) for after < seq <= until."""
+        until = self.head().seq if until is None else until
+        cursor = after
+        while cursor < until:
+            with self.driver.session(database=self.database) as session:
+                records = list(session.run(query, after=cursor, until=until, limit=page_size, **params))
+            if not records:
+                return
+            yield records
+            cursor = int(records[-1]["seq"])
 
     def count_by_type(self) -> dict[str, int]:
         with self.driver.session(database=self.database) as session:
