@@ -102,3 +102,13 @@ def sample_store(driver: Driver, encoder):  # type: ignore[no-untyped-def]
 def mini_store(driver: Driver, encoder):  # type: ignore[no-untyped-def]
     """A store holding exactly the tiny hand-written fixture bundle `mini` (once per test module)."""
     return _load_bundle(driver, encoder, MINI_BUNDLE)
+
+
+@pytest.fixture()
+def store(empty_db: Driver, encoder):  # type: ignore[no-untyped-def]
+    """An EventStore with the encoder over an emptied database that has the schema."""
+    from graph.store import EventStore
+
+    store = EventStore(empty_db, encoder=encoder)
+    store.ensure_schema()
+    return store

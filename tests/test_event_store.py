@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from neo4j import Driver
 
 from graph.errors import ChainBrokenError
 from graph.events import EVENT_TYPES, FactDisclosed, NewEvent, ProfileCreated
@@ -13,20 +12,7 @@ from graph.integrity import verify_chain
 from graph.projection import ProjectionError, projected_types
 from graph.store import EventStore
 from tests.event_samples import all_type_events
-
-
-def _count(driver: Driver, query: str, **params: object) -> int:
-    with driver.session() as session:
-        record = session.run(query, **params).single()
-    assert record is not None
-    return int(record[0])
-
-
-@pytest.fixture()
-def store(empty_db: Driver, encoder) -> EventStore:  # type: ignore[no-untyped-def]
-    store = EventStore(empty_db, encoder=encoder)
-    store.ensure_schema()
-    return store
+from tests.graph_counts import count
 
 
 def test_every_event_type_has_a_projection() -> None:
@@ -56,13 +42,13 @@ def test_seq_is_gap_free_and_the_hash_chain_verifies(store: EventStore) -> None:
 def test_projection_builds_the_evidence_graph_of_every_event(store: EventStore) -> None:
     store.append(all_type_events())
     d = store.driver
-    assert _count(d, "MATCH (:Profile {id:'p1'})-[:HAS_FACT]->(f:Fact) RETURN count(f)") == 2
-    assert _count(d, "MATCH (:Profile {id:'p1'})-[:HAS_TOPIC]->(:Topic)-[:CONCERNS]->(f:Fact) RETURN count(f)") == 2
-    assert _count(d, "MATCH (:Session {id:'s1'})-[:ABOUT]->(:Topic {id:'tp1'}) RETURN count(*)") == 1
-    assert _count(d, "MATCH (:Turn {id:'t1'})-[:NEXT]->(:Turn {id:'t2'}) RETURN count(*)") == 1
-    assert _count(d, "MATCH (:Turn {id:'t1'})-[:DISCLOSES]->(f:Fact) RETURN count(f)") == 2
+    assert count(d, "MATCH (:Profile {id:'p1'})-[:HAS_FACT]->(f:Fact) RETURN count(f)") == 2
+    assert count(d, "MATCH (:Profile {id:'p1'})-[:HAS_TOPIC]->(:Topic)-[:CONCERNS]->(f:Fact) RETURN count(f)") == 2
+    assert count(d, "MATCH (:Session {id:'s1'})-[:ABOUT]->(:Topic {id:'tp1'}) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Turn {id:'t1'})-[:NEXT]->(:Turn {id:'t2'}) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Turn {id:'t1'})-[:DISCLOSES]->(f:Fact) RETURN count(f)") == 2
     assert (
-        _count(
+        count(
             d,
             "MATCH (:Turn {id:'t2'})-[e:EXPOSED {via:'read', start_line:1, end_line:3}]->"
             "(:Document {id:'doc-kidney'}) RETURN count(e)",
@@ -70,41 +56,41 @@ def test_projection_builds_the_evidence_graph_of_every_event(store: EventStore) 
         == 1
     )
     assert (
-        _count(
+        count(
             d,
             "MATCH (:Document {id:'doc-respite'})-[:HAS_CHUNK]->(c:Chunk) WHERE size(c.embedding) > 0 RETURN count(c)",
         )
         >= 1
     )
-    assert _count(d, "MATCH (:Document {id:'doc-respite'})-[:RELATED {weight: 0.4}]->(:Document) RETURN count(*)") == 1
-    assert _count(d, "MATCH (:Item {id:'i1'})-[:FOR_PROFILE]->(:Profile {id:'p1'}) RETURN count(*)") == 1
-    assert _count(d, "MATCH (:Item {id:'i1'})-[:SUPPORTED_BY]->(:Document {id:'doc-respite'}) RETURN count(*)") == 1
-    assert _count(d, "MATCH (:Item {id:'i1'})-[:USES_HISTORY_DOC]->(:Document {id:'doc-kidney'}) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Document {id:'doc-respite'})-[:RELATED {weight: 0.4}]->(:Document) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Item {id:'i1'})-[:FOR_PROFILE]->(:Profile {id:'p1'}) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Item {id:'i1'})-[:SUPPORTED_BY]->(:Document {id:'doc-respite'}) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Item {id:'i1'})-[:USES_HISTORY_DOC]->(:Document {id:'doc-kidney'}) RETURN count(*)") == 1
     req = "MATCH (:Item {id:'i1'})-[:HAS_REQUIREMENT]->(r:Requirement {id:'i1-r0'}) "
-    assert _count(d, req + "MATCH (r)-[:STATED_IN]->(:Turn {id:'t1'}) RETURN count(*)") == 1
-    assert _count(d, req + "MATCH (r)-[:USES_FACT]->(f:Fact) RETURN count(f)") == 2
-    assert _count(d, req + "MATCH (r)-[:EVIDENCED_IN]->(:Session {id:'s1'}) RETURN count(*)") == 1
+    assert count(d, req + "MATCH (r)-[:STATED_IN]->(:Turn {id:'t1'}) RETURN count(*)") == 1
+    assert count(d, req + "MATCH (r)-[:USES_FACT]->(f:Fact) RETURN count(f)") == 2
+    assert count(d, req + "MATCH (r)-[:EVIDENCED_IN]->(:Session {id:'s1'}) RETURN count(*)") == 1
     assert (
-        _count(
+        count(
             d,
             req + "MATCH (r)-[g:GROUNDED_IN {start_line:4, end_line:4}]->(:Document {id:'doc-respite'}) "
             "RETURN count(g)",
         )
         == 1
     )
-    assert _count(d, "MATCH (:Item {id:'i2'})-[:AUGMENTED_FROM]->(:Item {id:'i1'}) RETURN count(*)") == 1
+    assert count(d, "MATCH (:Item {id:'i2'})-[:AUGMENTED_FROM]->(:Item {id:'i1'}) RETURN count(*)") == 1
     assert (
-        _count(
+        count(
             d,
             "MATCH (m:Memory {id:'m1', text:'I look after my mum and live alone'})-[:DERIVED_FROM]->"
             "(:Turn {id:'t1'}) WHERE m.updated_seq > m.seq RETURN count(*)",
         )
         == 1
     )
-    assert _count(d, "MATCH (:Memory {id:'m1'})-[l:LINKS_TO]->(:Document) RETURN count(l)") == 2
-    assert _count(d, "MATCH (:Profile {id:'p1'})-[:HAS_STATE]->(s:State {active: true}) RETURN count(s)") == 1
+    assert count(d, "MATCH (:Memory {id:'m1'})-[l:LINKS_TO]->(:Document) RETURN count(l)") == 2
+    assert count(d, "MATCH (:Profile {id:'p1'})-[:HAS_STATE]->(s:State {active: true}) RETURN count(s)") == 1
     assert (
-        _count(d, "MATCH (s:State {id:'st1'}) WHERE s.active = false AND s.superseded_seq IS NOT NULL RETURN count(s)")
+        count(d, "MATCH (s:State {id:'st1'}) WHERE s.active = false AND s.superseded_seq IS NOT NULL RETURN count(s)")
         == 1
     )
 
@@ -113,15 +99,15 @@ def test_every_projected_node_and_relationship_carries_its_event_seq(store: Even
     store.append(all_type_events())
     d = store.driver
     assert (
-        _count(
+        count(
             d,
             "MATCH (n) WHERE NOT n:Event AND NOT n:LogHead AND NOT n:ProjectionMeta AND n.seq IS NULL RETURN count(n)",
         )
         == 0
     )
-    assert _count(d, "MATCH ()-[r]->() WHERE r.seq IS NULL RETURN count(r)") == 0
+    assert count(d, "MATCH ()-[r]->() WHERE r.seq IS NULL RETURN count(r)") == 0
     # the seq points at an event of a type that creates that kind of element
-    assert _count(d, "MATCH (t:Turn) MATCH (e:Event {seq: t.seq}) WHERE e.type <> 'TurnAppended' RETURN count(t)") == 0
+    assert count(d, "MATCH (t:Turn) MATCH (e:Event {seq: t.seq}) WHERE e.type <> 'TurnAppended' RETURN count(t)") == 0
 
 
 def test_an_event_with_an_unknown_reference_writes_nothing(store: EventStore) -> None:
@@ -134,8 +120,8 @@ def test_an_event_with_an_unknown_reference_writes_nothing(store: EventStore) ->
     with pytest.raises(ProjectionError, match="no-such-fact"):
         store.append(bad)
     assert store.head() == head
-    assert _count(store.driver, "MATCH (p:Profile {id:'p2'}) RETURN count(p)") == 0
-    assert _count(store.driver, "MATCH (e:Event) RETURN count(e)") == head.seq
+    assert count(store.driver, "MATCH (p:Profile {id:'p2'}) RETURN count(p)") == 0
+    assert count(store.driver, "MATCH (e:Event) RETURN count(e)") == head.seq
 
 
 def test_a_fact_cannot_be_disclosed_in_another_profiles_turn(store: EventStore) -> None:

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from neo4j import Driver
 
 from graph.cypher_files import load_cypher
 from graph.fingerprint import compute_fingerprint
@@ -19,24 +18,11 @@ from graph.integrity import verify_chain
 from graph.store import EventStore
 from ingest.errors import InputError
 from ingest.pipeline import load_input, write_events
+from tests.graph_counts import count
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI = FIXTURES / "mini_bundle"
 REPO = Path(__file__).resolve().parent.parent
-
-
-def _count(driver: Driver, query: str) -> int:
-    with driver.session() as session:
-        record = session.run(query).single()
-    assert record is not None
-    return int(record[0])
-
-
-@pytest.fixture()
-def store(empty_db: Driver, encoder) -> EventStore:  # type: ignore[no-untyped-def]
-    store = EventStore(empty_db, encoder=encoder)
-    store.ensure_schema()
-    return store
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -56,20 +42,20 @@ def test_mini_bundle_projects_what_the_bundle_holds(store: EventStore) -> None:
     counts = result.counts
     d = store.driver
     assert report.appended == len(result.events)
-    assert _count(d, "MATCH (n:Document) RETURN count(n)") == counts["documents"]
-    assert _count(d, "MATCH (n:Profile) RETURN count(n)") == counts["profiles"]
-    assert _count(d, "MATCH (n:Fact) RETURN count(n)") == counts["facts"]
-    assert _count(d, "MATCH (n:Session) RETURN count(n)") == counts["sessions"]
-    assert _count(d, "MATCH (n:Turn) RETURN count(n)") == counts["turns"]
-    assert _count(d, "MATCH (n:Item) RETURN count(n)") == counts["items"]
-    assert _count(d, "MATCH (n:Requirement) RETURN count(n)") == counts["requirements"]
-    assert _count(d, "MATCH ()-[r:RELATED]->() RETURN count(r)") == counts["doc_links"]
+    assert count(d, "MATCH (n:Document) RETURN count(n)") == counts["documents"]
+    assert count(d, "MATCH (n:Profile) RETURN count(n)") == counts["profiles"]
+    assert count(d, "MATCH (n:Fact) RETURN count(n)") == counts["facts"]
+    assert count(d, "MATCH (n:Session) RETURN count(n)") == counts["sessions"]
+    assert count(d, "MATCH (n:Turn) RETURN count(n)") == counts["turns"]
+    assert count(d, "MATCH (n:Item) RETURN count(n)") == counts["items"]
+    assert count(d, "MATCH (n:Requirement) RETURN count(n)") == counts["requirements"]
+    assert count(d, "MATCH ()-[r:RELATED]->() RETURN count(r)") == counts["doc_links"]
     # every chunk of every document is embedded with the configured encoder's dimension
-    assert _count(d, "MATCH (c:Chunk) WHERE size(c.embedding) <> 384 RETURN count(c)") == 0
+    assert count(d, "MATCH (c:Chunk) WHERE size(c.embedding) <> 384 RETURN count(c)") == 0
     # each exposure in the graph comes from an assistant tool call of the bundle
     sessions = [json.loads(line) for line in (MINI / "sessions.jsonl").read_text().splitlines() if line.strip()]
     returned = sum(len(c["returned"]) for s in sessions for t in s["turns"] for c in t.get("tool_calls", []))
-    assert _count(d, "MATCH ()-[e:EXPOSED]->() RETURN count(e)") == returned
+    assert count(d, "MATCH ()-[e:EXPOSED]->() RETURN count(e)") == returned
 
 
 def test_reingesting_the_same_bundle_is_a_no_op(store: EventStore) -> None:
@@ -94,7 +80,7 @@ def test_a_bad_bundle_is_rejected_with_file_line_field_and_writes_nothing(store:
         prefix = f"{folder / problem['file']}:{problem['line']}: {problem['field']}:"
         assert any(line.startswith(prefix) for line in rendered), (prefix, rendered)
     assert store.head().seq == 0
-    assert _count(store.driver, "MATCH (n) WHERE NOT n:LogHead AND NOT n:ProjectionMeta RETURN count(n)") == 0
+    assert count(store.driver, "MATCH (n) WHERE NOT n:LogHead AND NOT n:ProjectionMeta RETURN count(n)") == 0
 
 
 def test_cli_rejects_a_bad_bundle_with_exit_code_2_and_no_stack_trace(store: EventStore) -> None:
@@ -117,7 +103,7 @@ def test_a_conflicting_redefinition_is_refused_before_anything_is_written(store:
     with pytest.raises(InputError, match=first["doc_id"]):
         write_events(store, load_input(kb))
     assert store.head() == head
-    assert _count(store.driver, "MATCH (d:Document {id:'new-doc'}) RETURN count(d)") == 0
+    assert count(store.driver, "MATCH (d:Document {id:'new-doc'}) RETURN count(d)") == 0
 
 
 def test_a_knowledge_base_jsonl_with_a_bad_line_names_it_and_writes_nothing(store: EventStore, tmp_path: Path) -> None:
@@ -182,5 +168,5 @@ def test_dataset_adapter_fixtures_project_into_neo4j(store: EventStore, fixture:
     result = load_input(FIXTURES / fixture)
     report = write_events(store, result)
     assert report.appended == len(result.events) > 0
-    assert _count(store.driver, "MATCH (i:Item) RETURN count(i)") > 0
-    assert _count(store.driver, "MATCH (i:Item) WHERE NOT (i)-[:HAS_REQUIREMENT]->() RETURN count(i)") == 0
+    assert count(store.driver, "MATCH (i:Item) RETURN count(i)") > 0
+    assert count(store.driver, "MATCH (i:Item) WHERE NOT (i)-[:HAS_REQUIREMENT]->() RETURN count(i)") == 0
