@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import resource
-import socket
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,14 +14,8 @@ from neo4j import Driver
 
 from graph.connection import open_driver
 from graph.cypher_files import load_cypher
-from graph.server import LocalNeo4jServer
+from graph.server import throwaway_server
 from graph.settings import Neo4jSettings
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -37,16 +30,15 @@ def bench_neo4j(heap: str = "2g", pagecache_mib: int = 512) -> Iterator[tuple[Dr
         finally:
             driver.close()
         return
-    with tempfile.TemporaryDirectory(prefix="colabench-bench-") as home:
-        settings = Neo4jSettings(local_port=_free_port(), heap=heap, pagecache_mib=pagecache_mib)
-        server = LocalNeo4jServer(settings, home=Path(home))
-        status = server.start(timeout_s=240)
+    with (
+        tempfile.TemporaryDirectory(prefix="colabench-bench-") as home,
+        throwaway_server(Path(home), heap=heap, pagecache_mib=pagecache_mib) as (settings, status),
+    ):
         driver = open_driver(settings)
         try:
             yield driver, status.pid
         finally:
             driver.close()
-            server.stop()
 
 
 def wipe(driver: Driver) -> None:

@@ -14,6 +14,8 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -234,3 +236,24 @@ class LocalNeo4jServer:
             return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no log yet)"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on right now (for throwaway servers in tests and benchmarks)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def throwaway_server(
+    home: Path, heap: str = "1g", pagecache_mib: int = 256, timeout_s: float = 240
+) -> Iterator[tuple[Neo4jSettings, ServerStatus]]:
+    """A local Neo4j in `home` on a free loopback port, stopped on exit."""
+    settings = Neo4jSettings(local_port=free_port(), heap=heap, pagecache_mib=pagecache_mib)
+    server = LocalNeo4jServer(settings, home=home)
+    status = server.start(timeout_s=timeout_s)
+    try:
+        yield settings, status
+    finally:
+        server.stop()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,17 +11,11 @@ from neo4j import Driver
 
 from graph.connection import open_driver
 from graph.cypher_files import load_cypher
-from graph.server import LocalNeo4jServer
+from graph.server import throwaway_server
 from graph.settings import Neo4jSettings
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -33,16 +26,9 @@ def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jSe
         yield Neo4jSettings(uri=external)
         return
     os.environ.pop("NEO4J_URI", None)
-    port = _free_port()
-    settings = Neo4jSettings(local_port=port, heap="1g", pagecache_mib=256)
-    home = tmp_path_factory.mktemp("neo4j-home")
-    server = LocalNeo4jServer(settings, home=home)
-    server.start(timeout_s=240)
-    os.environ["COLABENCH_NEO4J_PORT"] = str(port)
-    try:
+    with throwaway_server(tmp_path_factory.mktemp("neo4j-home"), heap="1g", pagecache_mib=256) as (settings, _):
+        os.environ["COLABENCH_NEO4J_PORT"] = str(settings.local_port)
         yield settings
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from graph.server import free_port
+
 REPO = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -27,7 +23,7 @@ def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_neo4j_start_status_stop_round_trip(tmp_path: Path) -> None:
-    env = {"COLABENCH_DATA_DIR": str(tmp_path), "COLABENCH_NEO4J_PORT": str(_free_port()),
+    env = {"COLABENCH_DATA_DIR": str(tmp_path), "COLABENCH_NEO4J_PORT": str(free_port()),
            "COLABENCH_NEO4J_HEAP": "512m", "COLABENCH_NEO4J_PAGECACHE_MIB": "64"}
     started = _cli("neo4j", "start", env=env)
     try:
@@ -51,7 +47,7 @@ def test_neo4j_start_status_stop_round_trip(tmp_path: Path) -> None:
 
 
 def test_commands_say_how_to_start_neo4j_when_it_is_not_running(tmp_path: Path) -> None:
-    env = {"COLABENCH_DATA_DIR": str(tmp_path), "COLABENCH_NEO4J_PORT": str(_free_port())}
+    env = {"COLABENCH_DATA_DIR": str(tmp_path), "COLABENCH_NEO4J_PORT": str(free_port())}
     done = _cli("graph", "summary", env=env)
     assert done.returncode == 1
     assert "./colabench neo4j start" in done.stderr
