@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: start Neo4j, ingest the bundled sample, summarise the graph, run the retrieval line and the
-# evaluation of MemKB against No Memory + Hybrid (retrieval-only without an LLM), and write the report.
+# evaluation of MemKB against No Memory + Hybrid (retrieval-only without an LLM); `run` writes the report and
+# prints its path.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CB="$ROOT/colabench"
@@ -10,7 +11,6 @@ CB="$ROOT/colabench"
 "$CB" eval retrieval --dataset bundle --path sample --recipes all --k 1,3,5,10,20 \
     --out "${COLABENCH_DATA_DIR:-$ROOT/.data}/results/retrieval_sample.json"
 "$CB" run --methods MEMKB,HYBRID --dataset sample
-"$CB" report --latest
 cat <<'TXT'
 
 Explore the graph:
