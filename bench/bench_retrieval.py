@@ -103,6 +103,7 @@ def main() -> None:
     from graph.store import EventStore
     from query.bm25 import BM25Index
     from query.corpus import Corpus
+    from query.knowledge import KnowledgeChannels
     from query.lucene import build_lucene_query
     from query.memory import build_document_links, build_raw_turn_cards
     from query.retriever import Retriever
@@ -115,8 +116,8 @@ def main() -> None:
     ensure_data(store, not args.no_ingest)
     with driver.session(database=settings.database) as session:
         profiles = [r["id"] for r in session.run(load_cypher("query/bench/dataset_profiles"), dataset="sample")]
-        size = session.run(load_cypher("query/bench/graph_size")).single()
-        n_docs, n_chunks = int(size["n_docs"]), int(size["n_chunks"])
+        size = session.run(load_cypher("query/count_chunks")).single()
+        n_docs, n_chunks = int(size["n_docs"]), int(size["n"])
     setup = Retriever(driver, encoder, settings.database)
     build_raw_turn_cards(store, profile_ids=profiles)
     build_document_links(store, setup, profile_ids=profiles)
@@ -215,6 +216,7 @@ def main() -> None:
             docs = [(r["id"], r["n"]) for r in session.run(load_cypher("query/bench/chunked_documents"))]
         docs.sort(key=lambda d: hashlib.sha256(d[0].encode()).hexdigest())
         print(f"{'chunks':>8} {'exact':>8} {'index (filtered)':>17} {'index (whole KB)':>17}")
+        knowledge = KnowledgeChannels(driver, settings.database, exact_max_chunks=0)
         crossover = None
         for target in (100, 300, 1000, 3000, 10000, n_chunks):
             subset, count = [], 0
@@ -225,7 +227,6 @@ def main() -> None:
                 count += c
             exact_ms, index_ms, whole_ms = [], [], []
             corpus = Corpus(doc_ids=tuple(subset))
-            knowledge = Retriever(driver, encoder, settings.database, exact_max_chunks=0).knowledge
             with driver.session(database=settings.database) as session:
                 for v in vectors:
                     t = time.perf_counter()

@@ -19,10 +19,9 @@ class BM25Index:
     def __init__(self, ids: Sequence[str], texts: Sequence[str]) -> None:
         self.ids = list(ids)
         tokenized = [bm25_tokens(text) for text in texts]
-        # rank-bm25 divides by the mean length; an all-empty corpus would divide by zero.
-        self._empty = not any(tokenized)
         self._vocab = {token for tokens in tokenized for token in tokens}
-        self._bm25 = BM25Okapi([tokens or ["\u0000"] for tokens in tokenized]) if ids and not self._empty else None
+        # rank-bm25 divides by the mean length; an all-empty corpus would divide by zero.
+        self._bm25 = BM25Okapi([tokens or ["\u0000"] for tokens in tokenized]) if self._vocab else None
 
     def rank(self, query: str) -> list[tuple[str, float]]:
         """(id, score) of the documents sharing a term with the query, best first (ties by id)."""

@@ -52,3 +52,12 @@ def fuse_rrf(lists: Mapping[str, Sequence[str]], kappa: float) -> list[Fused]:
         return (-item.score, best, first_channel, item.item_id)
 
     return sorted(fused, key=key)
+
+
+def fuse_channels(lists: Mapping[str, Sequence[tuple[str, float]]], kappa: float) -> list[Fused]:
+    """Channel lists (name -> (id, score) in rank order) as one list, best first: a single channel keeps its
+    own order and scores; several are fused with RRF (`fuse_rrf`)."""
+    if len(lists) == 1:
+        ((name, ranked),) = lists.items()
+        return [Fused(item_id, score, {name: rank}) for rank, (item_id, score) in enumerate(ranked, start=1)]
+    return fuse_rrf({name: [item_id for item_id, _ in ranked] for name, ranked in lists.items()}, kappa)

@@ -53,7 +53,6 @@ class Candidate:
 class CorpusStats:
     doc_ids: tuple[str, ...]
     filtered: bool  # the corpus is not every document of the graph
-    n_docs: int
     n_chunks: int
     total_chunks: int
     at: float
@@ -64,7 +63,6 @@ class ChannelRun:
     """What a channel returned, and how."""
 
     candidates: list[Candidate]
-    mode: str  # "fulltext", "index" or "exact"
     chunks_read: int  # chunks asked from the index, or scanned
     starved: bool  # a corpus filter removed hits from an index that had more to give
 
@@ -93,7 +91,6 @@ class KnowledgeChannels:
             doc_ids=tuple(r["doc_id"] for r in rows),
             # A filter that keeps every document is no filter (and needs no per-hit check).
             filtered=not corpus.is_everything and (not total or len(rows) < int(total["n_docs"])),
-            n_docs=len(rows),
             n_chunks=sum(int(r["n_chunks"]) for r in rows),
             total_chunks=int(total["n"]) if total else 0,
             at=now,
@@ -104,20 +101,7 @@ class KnowledgeChannels:
     def keyword(self, lucene: str, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
         """Documents by Lucene BM25 over chunk text + title; the index is read `chunks` deep (deeper when a
         corpus filter removes part of it)."""
-        stats = self.corpus_stats(corpus)
-        limit = _oversampled(chunks, stats)
-        with self.driver.session(database=self.database) as session:
-            rows = list(
-                session.run(
-                    load_cypher("query/keyword_chunks"),
-                    lucene=lucene,
-                    limit=limit,
-                    depth=depth,
-                    filtered=stats.filtered,
-                    **corpus.cypher_params(),
-                )
-            )
-        return _run(rows, "fulltext", limit, stats)
+        return self._index_run("query/keyword_chunks", self.corpus_stats(corpus), corpus, depth, chunks, lucene=lucene)
 
     def semantic(self, vector: np.ndarray, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
         """Documents by cosine of their best chunk to `vector` (exact on small corpora, else the index)."""
@@ -130,20 +114,22 @@ class KnowledgeChannels:
                         load_cypher("query/semantic_chunks_exact"), vector=vec, doc_ids=list(stats.doc_ids), depth=depth
                     )
                 )
-            return ChannelRun([_candidate(r) for r in rows], "exact", stats.n_chunks, starved=False)
+            return ChannelRun([_candidate(r) for r in rows], stats.n_chunks, starved=False)
+        return self._index_run("query/semantic_chunks_index", stats, corpus, depth, chunks, vector=vec)
+
+    def _index_run(
+        self, cypher: str, stats: CorpusStats, corpus: Corpus, depth: int, chunks: int, **query: Any
+    ) -> ChannelRun:
+        """One index channel query (`query`: its own parameters), read `chunks` deep plus the oversampling a
+        corpus filter needs."""
         limit = _oversampled(chunks, stats)
         with self.driver.session(database=self.database) as session:
-            rows = list(
-                session.run(
-                    load_cypher("query/semantic_chunks_index"),
-                    vector=vec,
-                    limit=limit,
-                    depth=depth,
-                    filtered=stats.filtered,
-                    **corpus.cypher_params(),
-                )
-            )
-        return _run(rows, "index", limit, stats)
+            params = {"limit": limit, "depth": depth, "filtered": stats.filtered, **corpus.cypher_params(), **query}
+            rows = list(session.run(load_cypher(cypher), params))
+        n_raw = int(rows[0]["n_raw"]) if rows else limit
+        # The filter starved the channel when the index was cut at `limit` and the filter dropped part of it.
+        starved = stats.filtered and n_raw >= limit and limit < stats.total_chunks
+        return ChannelRun([_candidate(r) for r in rows], limit, starved=starved)
 
     def _exact_limit(self, stats: CorpusStats) -> int:
         if self.exact_max_chunks is not None:
@@ -176,13 +162,6 @@ def _candidate(row: Any, score: float | None = None) -> Candidate:
         end_line=int(row["end_line"]),
         text=row["text"],
     )
-
-
-def _run(rows: list[Any], mode: str, limit: int, stats: CorpusStats) -> ChannelRun:
-    n_raw = int(rows[0]["n_raw"]) if rows else limit
-    # The filter starved the channel when the index was cut at `limit` and the filter dropped part of it.
-    starved = stats.filtered and n_raw >= limit and limit < stats.total_chunks
-    return ChannelRun([_candidate(r) for r in rows], mode, limit, starved=starved)
 
 
 def _oversampled(chunks: int, stats: CorpusStats) -> int:

@@ -17,7 +17,7 @@ from neo4j import Driver
 from graph.cypher_files import load_cypher
 from query.bm25 import BM25Cache, BM25Index
 from query.corpus import Corpus
-from query.fusion import fuse_rrf
+from query.fusion import fuse_channels
 
 
 @dataclass(frozen=True)
@@ -115,23 +115,16 @@ class MemoryChannels:
         """Cards ranked by the channels (one channel: its own score; several: RRF), best first.
 
         The semantic channel ranks every card; the keyword channel only cards sharing a query term."""
-        lists: dict[str, list[str]] = {}
-        scores: dict[str, dict[str, float]] = {}
-        by_id = {card.memory_id: card for card in cards}
+        lists: dict[str, list[tuple[str, float]]] = {}
         if "semantic" in channels:
             ordered = sorted(
                 (c for c in cards if c.cosine is not None), key=lambda c: (-(c.cosine or 0.0), c.memory_id)
             )
-            lists["semantic"] = [c.memory_id for c in ordered]
-            scores["semantic"] = {c.memory_id: float(c.cosine or 0.0) for c in ordered}
+            lists["semantic"] = [(c.memory_id, float(c.cosine or 0.0)) for c in ordered]
         if "keyword" in channels:
-            ranked = self._bm25_index(cards, cache_key).rank(query)
-            lists["keyword"] = [memory_id for memory_id, _ in ranked]
-            scores["keyword"] = dict(ranked)
-        if len(lists) == 1:
-            ((name, ids),) = lists.items()
-            return [RankedCard(by_id[i], scores[name][i], {name: r}) for r, i in enumerate(ids, start=1)]
-        return [RankedCard(by_id[f.item_id], f.score, f.channel_ranks) for f in fuse_rrf(lists, kappa)]
+            lists["keyword"] = self._bm25_index(cards, cache_key).rank(query)
+        by_id = {card.memory_id: card for card in cards}
+        return [RankedCard(by_id[f.item_id], f.score, f.channel_ranks) for f in fuse_channels(lists, kappa)]
 
     def _bm25_index(self, cards: Sequence[Card], cache_key: tuple[str, str] | None) -> BM25Index:
         key = (cache_key, tuple(sorted((c.memory_id, c.version) for c in cards)))

@@ -29,7 +29,7 @@ from query.errors import (
     UnknownProfileError,
     UnknownTurnError,
 )
-from query.fusion import fuse_rrf
+from query.fusion import fuse_channels
 from query.knowledge import Candidate, ChannelRun, KnowledgeChannels
 from query.lucene import build_lucene_query
 from query.memory_channels import Card, Cutoff, MemoryChannels, RankedCard
@@ -388,49 +388,43 @@ class Retriever:
     ) -> list[DocumentHit]:
         t0 = time.perf_counter()
         matched = {name: {c.doc_id: c for c in cands if c.has_snippet} for name, cands in lists.items()}
-        own_score: dict[str, float] = {}
-        if len(lists) == 1:
-            ((name, only),) = lists.items()
-            chosen = [(c.doc_id, c.score, {name: rank}) for rank, c in enumerate(only[:k], start=1)]
-            own_score = {c.doc_id: c.score for c in only}
-        else:
-            fused = fuse_rrf({name: [c.doc_id for c in cands] for name, cands in lists.items()}, recipe.kappa)
-            chosen = [(f.item_id, f.score, f.channel_ranks) for f in fused[:k]]
+        scored = {name: [(c.doc_id, c.score) for c in cands] for name, cands in lists.items()}
+        chosen = fuse_channels(scored, recipe.kappa)[:k]
         # Snippet: the best chunk from the channel where the document ranks best (semantic first on ties).
         snippet: dict[str, Candidate] = {}
-        for doc_id, _, ranks in chosen:
-            for channel, _rank in sorted(ranks.items(), key=lambda kv: (kv[1], _CHANNEL_ORDER.index(kv[0]))):
-                found = matched.get(channel, {}).get(doc_id)
+        for f in chosen:
+            for channel, _rank in sorted(f.channel_ranks.items(), key=lambda kv: (kv[1], _CHANNEL_ORDER.index(kv[0]))):
+                found = matched.get(channel, {}).get(f.item_id)
                 if found is not None:
-                    snippet[doc_id] = found
+                    snippet[f.item_id] = found
                     break
         timings["fuse"] = _ms(t0)
-        lacking = [doc_id for doc_id, _, _ in chosen if doc_id not in snippet]
+        lacking = [f.item_id for f in chosen if f.item_id not in snippet]
         if lacking:
             t0 = time.perf_counter()
             snippet.update(self.knowledge.snippets(lacking, vector))
             timings["snippets"] = _ms(t0)
-        missing = [doc_id for doc_id, _, _ in chosen if doc_id not in snippet]
+        missing = [f.item_id for f in chosen if f.item_id not in snippet]
         if missing:
             raise DocumentNotChunkedError(
                 f"documents {missing} have no chunks, so they cannot give a snippet; their ingest did not "
                 "finish: run the same `./colabench ingest` command again to resume it"
             )
         hits = []
-        for rank, (doc_id, score, ranks) in enumerate(chosen, start=1):
-            c = snippet[doc_id]
+        for rank, f in enumerate(chosen, start=1):
+            c = snippet[f.item_id]
             assert c.chunk_id is not None and c.start_line is not None and c.end_line is not None
             hits.append(
                 DocumentHit(
-                    doc_id=doc_id,
-                    title=c.title or doc_id,
+                    doc_id=f.item_id,
+                    title=c.title or f.item_id,
                     start_line=c.start_line,
                     end_line=c.end_line,
                     snippet=c.text or "",
-                    score=own_score.get(doc_id, score),
+                    score=f.score,
                     rank=rank,
                     chunk_id=c.chunk_id,
-                    channel_ranks=dict(ranks),
+                    channel_ranks=dict(f.channel_ranks),
                 )
             )
         if len(hits) < k:

@@ -20,7 +20,6 @@ Gold is read by the evaluator only; methods never see it. Per dataset:
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from graph.cypher_files import load_cypher
 from graph.events import DocumentIngested, ItemCreated
+from graph.hashing import text_sha256
 from graph.store import EventStore
 from ingest.adapters import AdapterResult
 from ingest.errors import InputError, Problem
@@ -96,8 +96,7 @@ def prepare_dataset(
         raise InputError([Problem(str(path), None, "--dataset", f"unknown dataset {kind!r}; one of {DATASETS}")])
     if kind == "medquad":
         return _prepare_medquad(store, path, limit, progress)
-    fmt = {"bundle": "bundle", "longmemeval": "longmemeval", "locomo": "locomo", "ikat": "ikat"}[kind]
-    result = load_input(path, fmt)
+    result = load_input(path, kind)  # the other dataset kinds are ingest formats of the same name
     report = _ingest(store, result, progress)
     item_ids = [e.event.item_id for e in result.events if isinstance(e.event, ItemCreated)]
     doc_ids = [e.event.doc_id for e in result.events if isinstance(e.event, DocumentIngested)]
@@ -138,7 +137,7 @@ def _ingest(store: EventStore, result: AdapterResult, progress: Progress | None)
 def _subset(ids: list[str], limit: int | None) -> list[str]:
     if limit is None or limit >= len(ids):
         return ids
-    ranked = sorted(ids, key=lambda i: hashlib.sha256(i.encode("utf-8")).hexdigest())
+    ranked = sorted(ids, key=text_sha256)
     keep = set(ranked[:limit])
     return [i for i in ids if i in keep]
 

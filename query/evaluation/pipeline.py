@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from graph.store import EventStore
-from query.evaluation.datasets import prepare_dataset
+from query.evaluation.datasets import Progress, prepare_dataset
 from query.evaluation.report import EvalReport, summarise
 from query.evaluation.runner import evaluate_items
 from query.memory.links import build_document_links
@@ -17,8 +17,6 @@ from query.memory.raw_turns import SYSTEM as RAW_TURNS
 from query.memory.raw_turns import build_raw_turn_cards
 from query.recipes import Recipe
 from query.retriever import Retriever
-
-Progress = Callable[[str, int, int], None]
 
 
 def run_retrieval_eval(
@@ -51,7 +49,7 @@ def run_retrieval_eval(
             build_raw_turn_cards(
                 store,
                 profile_ids=profiles,
-                progress=(lambda done, total: progress("memory cards", done, total)) if progress else None,
+                progress=_phase(progress, "memory cards"),
             )
         )
         seconds["memory_cards"] = time.perf_counter() - t0
@@ -64,18 +62,12 @@ def run_retrieval_eval(
                 system,
                 profile_ids=profiles,
                 corpus=dataset.corpus,
-                progress=(lambda done, total: progress("document links", done, total)) if progress else None,
+                progress=_phase(progress, "document links"),
             )
             memory_build.update({f"{system}.{name}": value for name, value in counts.items()})
         seconds["memory_links"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    rows = evaluate_items(
-        retriever,
-        dataset,
-        recipes,
-        ks,
-        progress=(lambda done, total: progress("evaluating", done, total)) if progress else None,
-    )
+    rows = evaluate_items(retriever, dataset, recipes, ks, progress=_phase(progress, "evaluating"))
     seconds["evaluate"] = time.perf_counter() - t0
     return EvalReport(
         dataset=dataset.name,
@@ -94,3 +86,8 @@ def run_retrieval_eval(
         rows=rows,
         seconds={k: round(v, 2) for k, v in seconds.items()},
     )
+
+
+def _phase(progress: Progress | None, phase: str) -> Callable[[int, int], None] | None:
+    """`progress` reporting as one named phase."""
+    return (lambda done, total: progress(phase, done, total)) if progress else None

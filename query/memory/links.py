@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from functools import partial
 
 import numpy as np
 
@@ -81,19 +81,14 @@ def build_document_links(
     with ThreadPoolExecutor(max_workers=2) as pool:
         for start in range(0, len(cards), batch_size):
             batch = cards[start : start + batch_size]
-            reads = card_history_reads(store.driver, store.database, [c["memory_id"] for c in batch])
-            queries = [link_query_text(c["text"] or "", reads.get(c["memory_id"], CardReads())) for c in batch]
-            vectors = retriever.encoder.encode(queries)
-
-            def link(
-                i: int, batch: list[Any] = batch, reads: dict[str, CardReads] = reads, vectors: np.ndarray = vectors
-            ) -> NewEvent:
-                card = batch[i]
-                card_reads = reads.get(card["memory_id"], CardReads())
-                seen = exposed.get(card["profile_id"], set())
-                return _link_event(retriever, corpus, card["memory_id"], vectors[i], card_reads, seen)
-
-            events = list(pool.map(link, range(len(batch))))
+            memory_ids = [c["memory_id"] for c in batch]
+            found = card_history_reads(store.driver, store.database, memory_ids)
+            reads = [found[memory_id] for memory_id in memory_ids]
+            vectors = retriever.encoder.encode(
+                [link_query_text(c["text"] or "", r) for c, r in zip(batch, reads, strict=True)]
+            )
+            seen = [exposed.get(c["profile_id"], set()) for c in batch]
+            events = list(pool.map(partial(_link_event, retriever, corpus), memory_ids, vectors, reads, seen))
             for event in events:
                 payload = event.event
                 assert isinstance(payload, MemoryLinked)
