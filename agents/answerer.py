@@ -4,7 +4,6 @@ call is recorded with its round, ordinal, outcome and returned ids."""
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 
@@ -15,7 +14,7 @@ from agents.methods.registry import MethodSpec
 from agents.prompts.registry import PromptSet
 from agents.prompts.template import render_messages
 from agents.tools.definitions import tool_definition
-from agents.tools.execution import SearchBackend, ToolOutcome, ToolScope, execute_tool, parse_arguments
+from agents.tools.execution import SearchBackend, ToolOutcome, ToolScope, execute_tool, refused_call
 
 
 class Budget(BaseModel):
@@ -137,10 +136,9 @@ class AnsweringAgent:
                 messages.append(reply.assistant_message())
                 for ordinal, call in enumerate(reply.tool_calls):
                     started = time.perf_counter()
-                    if ordinal >= self.budget.max_calls_per_round:
-                        outcome = _over_limit(call.name, call.arguments, self.budget.max_calls_per_round)
-                    elif call.name not in self.method.tool_names():
-                        outcome = _not_offered(call.name, call.arguments, self.method.tool_names())
+                    refusal = self._refusal(ordinal, call.name)
+                    if refusal is not None:
+                        outcome = refused_call(call.name, call.arguments, refusal)
                     else:
                         outcome = execute_tool(
                             self.backend,
@@ -162,14 +160,11 @@ class AnsweringAgent:
                 out.finish = "answered"
             return out
 
-
-def _over_limit(tool: str, raw: str, limit: int) -> ToolOutcome:
-    arguments, _, _ = parse_arguments(tool, raw)
-    error = f"not run: at most {limit} tool calls per round"
-    return ToolOutcome(tool=tool, arguments=arguments, ok=False, error=error, response=json.dumps({"error": error}))
-
-
-def _not_offered(tool: str, raw: str, offered: list[str]) -> ToolOutcome:
-    arguments, _, _ = parse_arguments(tool, raw)
-    error = f"unknown tool {tool!r}; available: {', '.join(offered)}"
-    return ToolOutcome(tool=tool, arguments=arguments, ok=False, error=error, response=json.dumps({"error": error}))
+    def _refusal(self, ordinal: int, tool: str) -> str | None:
+        """Why a requested call is not run (over the per-round limit, or not a tool of the method), or None."""
+        limit = self.budget.max_calls_per_round
+        if ordinal >= limit:
+            return f"not run: at most {limit} tool calls per round"
+        if tool not in self.method.tool_names():
+            return f"unknown tool {tool!r}; available: {', '.join(self.method.tool_names())}"
+        return None

@@ -76,10 +76,9 @@ def parse_time(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=None)
 
 
 def last_turn_before(turns: list[dict[str, Any]], asked_at: str | None) -> str | None:

@@ -67,7 +67,7 @@ def run_retrieval_only(
 
     print_report(EvalReport.model_validate(data["evaluation"]))
     folder = out or reports_dir() / f"{data['evaluation']['dataset']}-retrieval-only"
-    path = write_report(data, folder, html=data.pop("_html"), markdown=data.pop("_markdown"))
+    path = write_report(data, folder)
     console.print(f"retrieval-only report: {path}")
     return path
 

@@ -61,11 +61,9 @@ def _resolve_dataset(store: Any, dataset: str) -> str:
     from ingest.pipeline import load_input, write_events
 
     known = known_datasets(store)
-    if dataset in known and dataset != "sample":
+    if dataset in known:
         return dataset
     path = resolve_dataset_path(dataset)
-    if dataset == "sample" and "sample" in known:
-        return "sample"
     if not path.exists():
         listing = ", ".join(sorted(known)) or "none"
         raise ValueError(f"{dataset!r} is neither a dataset in the graph ({listing}) nor a path")

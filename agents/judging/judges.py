@@ -67,6 +67,19 @@ def _judged(attempt_id: str, kind: str, llm: LLMClient, template: PromptTemplate
     )
 
 
+def _invalid(
+    attempt_id: str, kind: str, llm: LLMClient, template: PromptTemplate, exc: LLMOutputError, **fields: Any
+) -> AnswerJudged:
+    """The recorded verdict of a judge whose reply stayed invalid after every retry."""
+    return _judged(
+        attempt_id, kind, llm, template,
+        rationale="the judge's reply stayed invalid after every retry",
+        valid=False,
+        details={"problem": str(exc)},
+        **fields,
+    )
+
+
 def judge_accuracy(attempt_id: str, material: JudgeMaterial, llm: LLMClient, prompts: PromptSet) -> AnswerJudged:
     """pass / fail / needs_adjudication for the answer as a whole."""
     template = prompts["judge_accuracy"]
@@ -83,13 +96,7 @@ def judge_accuracy(attempt_id: str, material: JudgeMaterial, llm: LLMClient, pro
             render_messages(template, **material.values()), AccuracyOut, name="accuracy_verdict", check=check
         )
     except LLMOutputError as exc:
-        return _judged(
-            attempt_id, "accuracy", llm, template,
-            verdict="needs_adjudication",
-            rationale="the judge's reply stayed invalid after every retry",
-            valid=False,
-            details={"problem": str(exc)},
-        )
+        return _invalid(attempt_id, "accuracy", llm, template, exc, verdict="needs_adjudication")
     out = reply.value
     return _judged(
         attempt_id, "accuracy", llm, template,
@@ -121,14 +128,7 @@ def judge_quality(
         try:
             reply = llm.structured(render_messages(template, **material.values()), QualityOut, name="quality_score")
         except LLMOutputError as exc:
-            verdicts.append(
-                _judged(
-                    attempt_id, kind, llm, template,
-                    rationale="the judge's reply stayed invalid after every retry",
-                    valid=False,
-                    details={"problem": str(exc)},
-                )
-            )
+            verdicts.append(_invalid(attempt_id, kind, llm, template, exc))
             continue
         out = reply.value
         verdicts.append(
@@ -159,12 +159,7 @@ def analyse_error(
             name="error_analysis",
         )
     except LLMOutputError as exc:
-        return _judged(
-            attempt_id, "error_analysis", llm, template,
-            rationale="the judge's reply stayed invalid after every retry",
-            valid=False,
-            details={"problem": str(exc)},
-        )
+        return _invalid(attempt_id, "error_analysis", llm, template, exc)
     out = reply.value
     return _judged(
         attempt_id, "error_analysis", llm, template,

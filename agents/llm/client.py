@@ -191,26 +191,16 @@ class LLMClient:
         key = request_key(request)
         s = self.settings
         started = time.perf_counter()
-        if self.cache is not None and self.cache_mode == "use":
-            hit = self.cache.get(key)
-            if hit is not None:
-                reply = ChatReply.from_cache(hit, key)
-                self.ledger.record_call(
-                    self.role,
-                    cached=True,
-                    tokens_in=reply.tokens_in,
-                    tokens_out=reply.tokens_out,
-                    price_in_per_mtok=s.price_in_per_mtok,
-                    price_out_per_mtok=s.price_out_per_mtok,
-                    seconds=time.perf_counter() - started,
-                )
-                return reply
-        reply = self._send_with_retries(request, key)
-        if self.cache is not None:
-            self.cache.put(key, model=self.model, role=self.role, response=reply.to_cache())
+        hit = self.cache.get(key) if self.cache is not None and self.cache_mode == "use" else None
+        if hit is not None:
+            reply = ChatReply.from_cache(hit, key)
+        else:
+            reply = self._send_with_retries(request, key)
+            if self.cache is not None:
+                self.cache.put(key, model=self.model, role=self.role, response=reply.to_cache())
         self.ledger.record_call(
             self.role,
-            cached=False,
+            cached=reply.cached,
             tokens_in=reply.tokens_in,
             tokens_out=reply.tokens_out,
             price_in_per_mtok=s.price_in_per_mtok,

@@ -90,18 +90,21 @@ def cluster_bootstrap_mean(
 
 
 def cluster_bootstrap(
-    statistic: Callable[[np.ndarray], np.ndarray],
+    statistics: Callable[[np.ndarray], Sequence[np.ndarray]],
     clusters: Sequence[str],
     *,
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = BOOTSTRAP_SEED,
     level: float = 0.95,
-) -> Interval:
-    """A general statistic of item weights: `statistic(W)` maps a (R, N) matrix of item weights (each item
-    weighted by how often its cluster was drawn) to R values; row 0 of the estimate call is all ones."""
+) -> list[Interval]:
+    """General statistics of item weights, one interval each: `statistics(W)` maps a (R, N) matrix of item
+    weights (each item weighted by how often its cluster was drawn) to one array of R values per statistic;
+    row 0 of the estimate call is all ones. The resampled weights are built once for all the statistics."""
     labels, index = cluster_index(clusters)
-    estimate = float(statistic(np.ones((1, len(clusters))))[0])
+    estimates = [float(values[0]) for values in statistics(np.ones((1, len(clusters))))]
     m = multiplicities(len(labels), resamples, seed)
-    stats = statistic(m[:, index].astype(np.float64))
-    low, high = percentile_interval(stats, level)
-    return Interval(estimate, low, high, len(clusters), len(labels), resamples, seed, level)
+    intervals = []
+    for estimate, stats in zip(estimates, statistics(m[:, index].astype(np.float64)), strict=True):
+        low, high = percentile_interval(stats, level)
+        intervals.append(Interval(estimate, low, high, len(clusters), len(labels), resamples, seed, level))
+    return intervals

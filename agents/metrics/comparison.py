@@ -185,25 +185,13 @@ def stratified_fact_gains(
         ind_single[np.arange(len(keep))[~is_multi], stratum[~is_multi]] = 1.0
         ind_multi[np.arange(len(keep))[is_multi], stratum[is_multi]] = 1.0
 
-        def single_gain(
+        def gains(
             w: np.ndarray, s: np.ndarray = ind_single, m: np.ndarray = ind_multi, d: np.ndarray = diffs
-        ) -> np.ndarray:
-            return common_weight_gains(w, s, m, d)[0]
-
-        def multi_gain(
-            w: np.ndarray, s: np.ndarray = ind_single, m: np.ndarray = ind_multi, d: np.ndarray = diffs
-        ) -> np.ndarray:
-            return common_weight_gains(w, s, m, d)[1]
-
-        def gap(
-            w: np.ndarray, s: np.ndarray = ind_single, m: np.ndarray = ind_multi, d: np.ndarray = diffs
-        ) -> np.ndarray:
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             g_single, g_multi = common_weight_gains(w, s, m, d)
-            return g_multi - g_single
+            return g_single, g_multi, g_multi - g_single
 
-        single = cluster_bootstrap(single_gain, clusters, resamples=resamples, seed=seed)
-        multi_iv = cluster_bootstrap(multi_gain, clusters, resamples=resamples, seed=seed)
-        difference = cluster_bootstrap(gap, clusters, resamples=resamples, seed=seed)
+        single, multi_iv, difference = cluster_bootstrap(gains, clusters, resamples=resamples, seed=seed)
         out.append(
             {
                 "strata": name,

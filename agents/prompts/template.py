@@ -7,10 +7,11 @@ template only when it keeps the same placeholders, and its hash is checked when 
 
 from __future__ import annotations
 
-import hashlib
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from graph.hashing import text_sha256
 
 
 class PromptError(ValueError):
@@ -24,13 +25,11 @@ class PromptTemplate:
     text: str
     source: str = "builtin"
     placeholders: frozenset[str] = field(init=False)
+    sha256: str = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "placeholders", frozenset(template_placeholders(self.text)))
-
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+        object.__setattr__(self, "sha256", text_sha256(self.text))
 
     def render(self, **values: object) -> str:
         """The text with every placeholder filled; a missing or unexpected value is a PromptError."""

@@ -128,9 +128,7 @@ def _items(
     rows: dict[str, list[AttemptMetrics]],
     funnels: dict[str, list[Any]],
 ) -> list[dict[str, Any]]:
-    item_ids: list[str] = []
-    for record in records:
-        item_ids.extend(i for i in record.item_ids if i not in item_ids)
+    item_ids = list(dict.fromkeys(i for record in records for i in record.item_ids))
     by_run = {run_id: {r.item_id: r for r in rs} for run_id, rs in rows.items()}
     funnel_by = {run_id: {(f.item_id, f.requirement_id): f.model_dump() for f in fs} for run_id, fs in funnels.items()}
     items = []

@@ -58,7 +58,7 @@ def build_retrieval_report(
     item_ids: list[str],
     console: Any,
 ) -> dict[str, Any]:
-    """Run the retrieval line and return the report data (with rendered `_html` and `_markdown`)."""
+    """Run the retrieval line and return the report data (kind `retrieval`)."""
     from graph.embeddings import CachedEncoder
     from query.evaluation.pipeline import run_retrieval_eval
     from query.recipes import get_recipe
@@ -78,7 +78,7 @@ def build_retrieval_report(
             report = run_retrieval_eval(store, retriever, kind, path, recipes, KS, limit=items)
     finally:
         retriever.close()
-    data: dict[str, Any] = {
+    return {
         "kind": "retrieval",
         "title": f"RETRIEVAL-ONLY report: {', '.join(s.name for s in specs)} on {report.dataset} (no LLM configured)",
         "retrieval_only": True,
@@ -87,9 +87,6 @@ def build_retrieval_report(
         "notes": notes + list(report.notes),
         "evaluation": report.model_dump(mode="json"),
     }
-    data["_html"] = render_retrieval_html(data)
-    data["_markdown"] = render_retrieval_markdown(data)
-    return data
 
 
 def _summary_tables(evaluation: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:

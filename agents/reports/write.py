@@ -10,7 +10,14 @@ from typing import Any
 
 from agents.reports.html import render_html
 from agents.reports.markdown import render_markdown
+from agents.reports.retrieval_only import render_retrieval_html, render_retrieval_markdown
 from graph.paths import data_dir
+
+# HTML and Markdown renderers by report kind (the `kind` of the report data).
+_RENDERERS = {
+    "evaluation": (render_html, render_markdown),
+    "retrieval": (render_retrieval_html, render_retrieval_markdown),
+}
 
 
 def reports_dir() -> Path:
@@ -21,13 +28,14 @@ def latest_pointer() -> Path:
     return reports_dir() / "latest.json"
 
 
-def write_report(data: dict[str, Any], out: Path, *, html: str | None = None, markdown: str | None = None) -> Path:
+def write_report(data: dict[str, Any], out: Path) -> Path:
     """Write the three files into `out` and point `latest.json` at them; returns the HTML path."""
+    html, markdown = _RENDERERS[data["kind"]]
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", "utf-8")
-    (out / "report.md").write_text(markdown if markdown is not None else render_markdown(data), "utf-8")
+    (out / "report.md").write_text(markdown(data), "utf-8")
     html_path = out / "report.html"
-    html_path.write_text(html if html is not None else render_html(data), "utf-8")
+    html_path.write_text(html(data), "utf-8")
     pointer = {
         "kind": data.get("kind"),
         "path": str(out.resolve()),

@@ -152,18 +152,16 @@ def execute_batch(
             )
         done_before[run.run_id] = {a["item_id"]: a for a in progress_state["attempts"]}
 
-    tasks: list[tuple[PlannedRun, str]] = []
+    pending: dict[str, set[str]] = {}
     for run in plan.runs:
-        finished = sum(
-            1
+        pending[run.run_id] = {
+            item_id
             for item_id in plan.item_ids
-            if attempt_complete(done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts)
-        )
-        progress.run_started(run.run_id, run.method.label, len(plan.item_ids), finished)
-    for item_id in plan.item_ids:
-        for run in plan.runs:
-            if not attempt_complete(done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts):
-                tasks.append((run, item_id))
+            if not attempt_complete(done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts)
+        }
+        done = len(plan.item_ids) - len(pending[run.run_id])
+        progress.run_started(run.run_id, run.method.label, len(plan.item_ids), done)
+    tasks = [(run, item_id) for item_id in plan.item_ids for run in plan.runs if item_id in pending[run.run_id]]
 
     materials = MaterialSource(store.driver, store.database)
     timings: dict[str, list[dict[str, float]]] = {r.run_id: [] for r in plan.runs}
@@ -198,12 +196,12 @@ def execute_batch(
 
     _run_pool(tasks, work, concurrency)
 
-    summaries_out: list[RunSummary] = []
-    for run in plan.runs:
-        did_work = any(r.run_id == run.run_id for r, _ in tasks)
-        summaries_out.append(
-            _finish_run(store, run, plan, judges, roles, prompts, usage=ledgers[run.run_id], did_work=did_work)
+    summaries_out = [
+        _finish_run(
+            store, run, plan, judges, roles, prompts, usage=ledgers[run.run_id], did_work=bool(pending[run.run_id])
         )
+        for run in plan.runs
+    ]
     return BatchReport(
         batch_id=plan.batch_id, runs=summaries_out, usage=roles.total_usage(), notes=notes, timings=timings
     )

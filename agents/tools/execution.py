@@ -15,8 +15,10 @@ from pydantic import BaseModel, ValidationError
 
 from agents.tools.definitions import (
     ARG_MODELS,
+    KNOWLEDGE_TOOLS,
     MAX_K,
     MAX_READ_LINES,
+    MEMORY_TOOLS,
     KbSearchArgs,
     MemorySearchArgs,
     ReadArgs,
@@ -98,6 +100,12 @@ def execute_tool(
     return _failed(tool, arguments, recipe, f"tool {tool!r} cannot be run")
 
 
+def refused_call(tool: str, raw_arguments: str, error: str) -> ToolOutcome:
+    """A call the agent loop does not run (over the per-round limit, or a tool the method does not offer)."""
+    arguments, _, _ = parse_arguments(tool, raw_arguments)
+    return _failed(tool, arguments, None, error)
+
+
 def _failed(tool: str, arguments: dict[str, Any], recipe: str | None, error: str) -> ToolOutcome:
     return ToolOutcome(
         tool=tool,
@@ -131,7 +139,7 @@ def _search(
     )
     returned: list[ReturnedRef] = []
     body: dict[str, Any] = {}
-    if tool in ("memory_search", "memkb_search"):
+    if tool in MEMORY_TOOLS:
         body["memories"] = [
             {"memory_id": m.memory_id, "text": m.text, "source_turn_ids": list(m.source_turn_ids)}
             for m in result.memories
@@ -152,7 +160,7 @@ def _search(
             for s in result.states
         ]
         returned.extend(ReturnedRef(kind="state", id=s.state_id, rank=i) for i, s in enumerate(result.states, start=1))
-    if tool in ("kb_search", "memkb_search"):
+    if tool in KNOWLEDGE_TOOLS:
         body["documents"] = [
             {
                 "rank": d.rank,
