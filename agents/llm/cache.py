@@ -8,14 +8,12 @@ the same requests therefore costs nothing and returns the identical replies.
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
-import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from graph.hashing import canonical_bytes
+from graph.sqlite_file import SharedSqliteFile
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -26,7 +24,6 @@ CREATE TABLE IF NOT EXISTS responses (
     response TEXT NOT NULL
 ) WITHOUT ROWID;
 """
-_BUSY_TIMEOUT_MS = 60_000
 
 
 def request_key(request: dict[str, Any]) -> str:
@@ -37,32 +34,16 @@ def request_key(request: dict[str, Any]) -> str:
 
 
 class ResponseCache:
-    """Normalised replies by request hash in one SQLite file; safe across threads and processes (WAL)."""
+    """Normalised replies by request hash in one `SharedSqliteFile` (safe across threads and processes)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._conn: sqlite3.Connection | None = None
-        self._pid = 0
-        self._lock = threading.RLock()
-
-    def _connection(self) -> sqlite3.Connection:
-        if self._conn is not None and self._pid == os.getpid():
-            return self._conn
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(
-            self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-        )
-        conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.executescript(_SCHEMA)
-        self._conn, self._pid = conn, os.getpid()
-        return conn
+        self._db = SharedSqliteFile(self.path, _SCHEMA)
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored reply for a request hash, or None (a corrupt row counts as missing)."""
-        with self._lock:
-            row = self._connection().execute(
+        with self._db.lock:
+            row = self._db.connection().execute(
                 "SELECT response FROM responses WHERE request_sha256 = ?", (key,)
             ).fetchone()
         if row is None:
@@ -76,8 +57,8 @@ class ResponseCache:
     def put(self, key: str, *, model: str, role: str, response: dict[str, Any]) -> None:
         """Store (or replace) the reply of a request."""
         text = json.dumps(response, ensure_ascii=False, sort_keys=True)
-        with self._lock:
-            self._connection().execute(
+        with self._db.lock:
+            self._db.connection().execute(
                 "INSERT INTO responses (request_sha256, model, role, created_at, response) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (request_sha256) DO UPDATE SET response = excluded.response, "
                 "created_at = excluded.created_at",
@@ -85,21 +66,21 @@ class ResponseCache:
             )
 
     def count(self) -> int:
-        with self._lock:
-            return int(self._connection().execute("SELECT count(*) FROM responses").fetchone()[0])
+        with self._db.lock:
+            return int(self._db.connection().execute("SELECT count(*) FROM responses").fetchone()[0])
 
     def stats(self) -> list[tuple[str, str, int]]:
         """(role, model, rows) for `./colabench llm cache`."""
-        with self._lock:
-            rows = self._connection().execute(
+        with self._db.lock:
+            rows = self._db.connection().execute(
                 "SELECT role, model, count(*) FROM responses GROUP BY role, model ORDER BY role, model"
             ).fetchall()
         return [(str(r), str(m), int(n)) for r, m, n in rows]
 
     def clear(self, role: str | None = None) -> int:
         """Delete rows (of one role, or all); return how many."""
-        with self._lock:
-            conn = self._connection()
+        with self._db.lock:
+            conn = self._db.connection()
             before = conn.total_changes
             if role is None:
                 conn.execute("DELETE FROM responses")
@@ -108,7 +89,4 @@ class ResponseCache:
             return conn.total_changes - before
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None and self._pid == os.getpid():
-                self._conn.close()
-            self._conn = None
+        self._db.close()
