@@ -25,6 +25,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXPECTED_ERRORS: tuple[type[BaseException], ...] = (GraphError, InputError, FileNotFoundError, ValueError)
 
 
+def _expected(exc: BaseException) -> bool:
+    """An expected failure: one of EXPECTED_ERRORS, or an LLM-layer error (looked up only when the LLM layer
+    has been imported, so commands without an LLM never pay for importing it)."""
+    if isinstance(exc, EXPECTED_ERRORS):
+        return True
+    llm_errors = sys.modules.get("agents.llm.errors")
+    return llm_errors is not None and isinstance(exc, llm_errors.LLMError)
+
+
 def expected_errors(func: F) -> F:
     """Show expected failures as one clear message and exit non-zero, without a stack trace."""
 
@@ -32,7 +41,9 @@ def expected_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except EXPECTED_ERRORS as exc:
+        except Exception as exc:
+            if not _expected(exc):
+                raise
             err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
             sys.exit(2 if isinstance(exc, InputError) else 1)
         except KeyboardInterrupt:

@@ -6,7 +6,6 @@ import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors
-from cli.run_cmd import llm_errors
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -42,7 +41,6 @@ def settings() -> None:
 
 @app.command("ping")
 @expected_errors
-@llm_errors
 def ping(role: str = typer.Option("answerer", help="which role's endpoint to call")) -> None:
     """Send one tiny request (not cached) to a role's endpoint and print the reply and its latency."""
     import time

@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors, open_store
-from cli.run_cmd import llm_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -73,7 +72,6 @@ def run_retrieval_only(
 
 
 @expected_errors
-@llm_errors
 def report(
     run_ids: list[str] = typer.Argument(None, help="run ids (the first is compared with each of the others)"),
     latest: bool = typer.Option(False, "--latest", help="the most recent batch (or retrieval-only report)"),

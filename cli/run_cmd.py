@@ -2,35 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def llm_errors(func: F) -> F:
-    """LLM-layer failures (endpoint down after retries, invalid settings) as one message, exit 1."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from agents.llm.errors import LLMError
-
-        try:
-            return func(*args, **kwargs)
-        except LLMError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
-            sys.exit(1)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def register(app: typer.Typer) -> None:
@@ -78,7 +57,6 @@ def _resolve_dataset(store: Any, dataset: str) -> str:
 
 
 @expected_errors
-@llm_errors
 def run(
     methods: str = typer.Option("MEMKB,HYBRID", help="comma-separated method names (recipe names), or `all`"),
     dataset: str = typer.Option("sample", help="a dataset name in the graph, a path to ingest, or `sample`"),
