@@ -117,8 +117,8 @@ def create_app(
         app.state.response_cache = cache
 
         async def head_seq() -> int:
-            head = await app.state.resources.reader.one("log_head")
-            return int(head["seq"]) if head else 0
+            resources: Resources = app.state.resources
+            return await resources.reader.head_seq()
 
         app.add_middleware(
             ResponseCacheMiddleware,

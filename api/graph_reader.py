@@ -39,3 +39,8 @@ class GraphReader:
         """The first row of the named query, or None."""
         found = await self.rows(name, **params)
         return found[0] if found else None
+
+    async def head_seq(self) -> int:
+        """The seq of the log head (0 before the first event)."""
+        head = await self.one("log_head")
+        return int(head["seq"]) if head else 0

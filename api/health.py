@@ -22,14 +22,14 @@ async def readyz(request: Request) -> JSONResponse:
     resources: Resources = request.app.state.resources
     cache = getattr(request.app.state, "response_cache", None)
     try:
-        head = await resources.reader.one("log_head")
+        head_seq = await resources.reader.head_seq()
     except ServiceUnavailableError as exc:
         return JSONResponse({"status": "unavailable", "neo4j": str(exc)}, status_code=503)
     return JSONResponse(
         {
             "status": "ready",
             "neo4j": "ok",
-            "log_head_seq": int(head["seq"]) if head else 0,
+            "log_head_seq": head_seq,
             "mutations": "enabled" if resources.settings.mutations_enabled else "disabled (no API token configured)",
             "response_cache": cache.stats() if cache is not None else "off",
         }

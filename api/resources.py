@@ -4,7 +4,7 @@ the event store for mutations, and the lock that serialises appends."""
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from neo4j import AsyncDriver, AsyncGraphDatabase, Driver
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from api.growth.append import ProfileGrowth
     from graph.embeddings import CachedEncoder
     from graph.store import EventStore
+    from query.retriever import Retriever
 
 
 def open_async_driver(settings: Neo4jSettings) -> AsyncDriver:
@@ -48,7 +49,7 @@ class Resources:
         self._sync_driver = sync_driver
         self._owns_sync_driver = sync_driver is None
         self._encoder = encoder
-        self._retriever: Any = None
+        self._retriever: Retriever | None = None
         self._init_lock = threading.Lock()
         # Appends compute the next turn ordinals from the graph; one writer at a time keeps them gap-free.
         self.append_lock = threading.Lock()
@@ -97,15 +98,11 @@ class Resources:
             lock=self.append_lock,
         )
 
-    def retriever(self) -> Any:
-        """The retrieval layer's `Retriever` (query/retriever.py); ServiceUnavailableError when it is missing."""
+    def retriever(self) -> Retriever:
+        """The retrieval layer's `Retriever` on this database (opened on first use)."""
         if self._retriever is None:
-            try:
-                from query.retriever import Retriever
-            except ImportError as exc:
-                raise ServiceUnavailableError(
-                    "retrieval is not available in this installation (the query.retriever module is missing)"
-                ) from exc
+            from query.retriever import Retriever
+
             driver, encoder = self.sync_driver(), self.encoder()
             with self._init_lock:
                 if self._retriever is None:

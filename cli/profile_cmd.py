@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+
+if TYPE_CHECKING:
+    from query.retriever import Retriever
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -39,16 +43,19 @@ def append(
     for column in ("record", "session", "new turns", "skipped", "memory"):
         table.add_column(column)
     with open_store() as store, progress_bar() as bar:
-        growth = ProfileGrowth(
-            store, actor="cli:profile-append", memory_system=memory_system, retriever=_retriever_factory(store)
-        )
+
+        @cache
+        def retriever() -> Retriever:
+            from query.retriever import Retriever
+
+            assert store.encoder is not None
+            return Retriever(store.driver, store.encoder, store.database)
+
+        growth = ProfileGrowth(store, actor="cli:profile-append", memory_system=memory_system, retriever=retriever)
         task = bar.add_task("appending", total=len(records))
         for located in records:
             try:
-                if isinstance(located.request, SessionAppend):
-                    outcome = growth.append_session(located.request)
-                else:
-                    outcome = growth.append_turns(located.request)
+                outcome = growth.append(located.request)
             except ApiError as exc:
                 bar.stop()
                 err_console.print(f"[bold red]error:[/] {located.where}: {exc}", markup=True, soft_wrap=True)
@@ -68,19 +75,6 @@ def append(
         head = store.head().seq
     console.print(table)
     console.print(f"log head seq {head}")
-
-
-def _retriever_factory(store: Any) -> Any:
-    cache: dict[str, Any] = {}
-
-    def factory() -> Any:
-        if "retriever" not in cache:
-            from query.retriever import Retriever
-
-            cache["retriever"] = Retriever(store.driver, store.encoder, database=store.database)
-        return cache["retriever"]
-
-    return factory
 
 
 @app.command("schema")

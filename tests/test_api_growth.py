@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.test_api_support import TOKEN, api_client, data_of, error_codes, gql
+from tests.test_api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 
@@ -53,11 +53,6 @@ NEW_STATEMENT = {
     "text": "The pharmacist switched me to a purple preventer inhaler called Fluticorin yesterday.",
     "at": "2025-04-03T08:00:00Z",
 }
-
-
-def cypher(driver: Driver, query: str, **params: Any) -> list[dict[str, Any]]:
-    with driver.session() as session:
-        return [r.data() for r in session.run(query, **params)]
 
 
 def head_seq(driver: Driver) -> int:
@@ -115,7 +110,6 @@ def test_append_session_writes_the_session_turns_and_exposures_as_events(
 
 
 def test_memory_cards_and_links_are_updated_for_the_profile(appended: dict[str, Any], driver: Driver) -> None:
-    pytest.importorskip("query.memory")
     assert appended["memoryUpdated"] and appended["memorySystem"] == "raw_turns"
     user_turn = appended["turnIds"][0]
     cards = cypher(
@@ -134,7 +128,6 @@ def test_memory_cards_and_links_are_updated_for_the_profile(appended: dict[str, 
 def test_append_turns_continues_ordinals_updates_memory_incrementally_and_search_sees_it(
     client: TestClient, appended: dict[str, Any], driver: Driver
 ) -> None:
-    pytest.importorskip("query.memory")
     cards_before = cypher(driver, "MATCH (m:Memory {profile_id: 'mini-p-sam'}) RETURN count(m) AS n")[0]["n"]
     events_before = head_seq(driver)
     reply = {"role": "assistant", "text": "Noted: a new preventer.", "at": "2025-04-03T08:01:00Z"}

@@ -11,7 +11,7 @@ from neo4j import Driver
 
 from api.graph_reader import GraphReader
 from graph.events import MemoryLinked, MemoryLinkSpec, MemoryWritten, NewEvent, StateSpec, StateSummarized
-from tests.test_api_support import api_client, data_of, error_codes, gql
+from tests.test_api_support import api_client, cypher, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 
@@ -30,12 +30,6 @@ query Items($first: Int!) {
   }
 }
 """
-
-
-def cypher(driver: Driver, query: str, **params: Any) -> list[dict[str, Any]]:
-    """The independent oracle: plain Cypher written here, not the API's query files."""
-    with driver.session() as session:
-        return [r.data() for r in session.run(query, **params)]
 
 
 @pytest.fixture(scope="module")
@@ -351,7 +345,6 @@ def test_unknown_ids_give_null_and_empty_ids_give_an_error(client: TestClient) -
 
 
 def test_search_returns_hits_whose_ids_and_lines_resolve_in_the_graph(client: TestClient, driver: Driver) -> None:
-    pytest.importorskip("query.retriever")
     query = """{ search(query: "signs that a person with Alzheimer's can no longer live alone",
                 recipe: "HYBRID", k: 5) {
         recipe k kappa documents { docId startLine endLine snippet rank channelRanks lines { lines } document { id } }

@@ -10,13 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from graph import events as e
 from tests.test_api_support import api_client, data_of, gql
 
 pytestmark = pytest.mark.neo4j
-
-events = pytest.importorskip("graph.events")
-if not hasattr(events, "ToolCalled"):
-    pytest.skip("the run events (issue 5) are not in graph/events.py", allow_module_level=True)
 
 RUN = "run-test-memkb"
 ITEM = "i-mini-01"
@@ -26,7 +23,6 @@ SHA = "a" * 64
 
 @pytest.fixture(scope="module")
 def run_graph(mini_store: Any) -> Any:
-    e = events
     mini_store.append(
         [
             e.NewEvent(

@@ -175,7 +175,6 @@ def test_lucene_syntax_in_node_search_has_no_effect_beyond_its_words(
 
 
 def test_retrieval_queries_with_lucene_or_cypher_syntax_do_not_fail_or_leak(client: TestClient) -> None:
-    pytest.importorskip("query.retriever")
     for text in ['*:* OR title:"x"', "') MATCH (n) RETURN n //", "blood AND (tattoo"]:
         search = 'query($q: String!) { search(query: $q, recipe: "KEYWORD", k: 3) { documents { docId } } }'
         body = gql(client, search, {"q": text})

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,14 +17,9 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from api.settings import ApiSettings
+from tests.test_api_support import free_port
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_settings_come_from_the_api_table_and_environment_variables_win(
@@ -72,7 +66,7 @@ def test_schema_command_prints_the_graphql_sdl() -> None:
 
 @pytest.mark.neo4j
 def test_serve_command_starts_the_api_and_stops_cleanly(driver: Any) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLABENCH_API_TOKEN": ""}
     process = subprocess.Popen(
         [sys.executable, "-m", "cli", "serve", "--port", str(port), "--log-level", "warning"],

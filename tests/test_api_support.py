@@ -1,7 +1,9 @@
-"""Helpers shared by the API tests (no tests here): an app client on the suite's Neo4j and a GraphQL call."""
+"""Helpers shared by the API tests (no tests here): an app client on the suite's Neo4j, a GraphQL call, direct
+Cypher as the independent oracle, and a free port."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -44,3 +46,15 @@ def data_of(body: dict[str, Any]) -> dict[str, Any]:
 
 def error_codes(body: dict[str, Any]) -> list[str]:
     return [str((e.get("extensions") or {}).get("code")) for e in body.get("errors") or []]
+
+
+def cypher(driver: Driver, query: str, **params: Any) -> list[dict[str, Any]]:
+    """The independent oracle: plain Cypher written in the test, not the API's query files."""
+    with driver.session() as session:
+        return [r.data() for r in session.run(query, **params)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -4,7 +4,6 @@ requirement and see its user statements beside its document spans; deep links; r
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +12,8 @@ from typing import Any
 
 import pytest
 from neo4j import Driver
+
+from tests.test_api_support import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -40,12 +41,6 @@ REPORT = """<!doctype html><html><head><meta charset="utf-8"><title>run report</
 </body></html>"""
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(
     mini_store: Any, neo4j_settings: Any, driver: Driver, encoder: Any, tmp_path_factory: pytest.TempPathFactory
@@ -60,7 +55,7 @@ def server(
     (reports / "run-1").mkdir()
     (reports / "run-1" / "report.html").write_text(REPORT, encoding="utf-8")
     (reports / "latest.json").write_text(json.dumps({"path": str(reports / "run-1")}), encoding="utf-8")
-    port = _free_port()
+    port = free_port()
     app = create_app(
         ApiSettings(reports_dir=reports), neo4j_settings, sync_driver=driver, encoder=encoder, configure_logs=False
     )

@@ -79,6 +79,12 @@ class ProfileGrowth:
 
     # --- public ------------------------------------------------------------------------------------
 
+    def append(self, request: SessionAppend | TurnsAppend) -> AppendOutcome:
+        """Append a new session of a profile (SessionAppend) or turns to an existing session (TurnsAppend)."""
+        if isinstance(request, SessionAppend):
+            return self.append_session(request)
+        return self.append_turns(request)
+
     def append_turns(self, request: TurnsAppend) -> AppendOutcome:
         """Append turns to an existing session (NotFoundError when it does not exist)."""
         with self.lock:
@@ -245,14 +251,9 @@ class ProfileGrowth:
 
     def _update_memory(self, outcome: AppendOutcome) -> AppendOutcome:
         """Cards and links for turns that lack them (query.memory.update_profile_memory); never a full rebuild."""
+        from query.memory import update_profile_memory
+
         started = time.perf_counter()
-        try:
-            from query.memory import update_profile_memory
-        except ImportError:
-            outcome.memory_note = (
-                "memory was not updated: the retrieval layer (query.memory.update_profile_memory) is not installed"
-            )
-            return outcome
         if self.retriever is None:
             outcome.memory_note = "memory was not updated: no retriever was configured for this append"
             return outcome

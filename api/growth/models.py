@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ingest.bundle.models import LineSpan
+
 # Client-chosen ids stay URL- and log-friendly (they appear in browser links such as /browser#node=<id>).
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,199}$"
 MAX_TURNS_PER_REQUEST = 500
@@ -32,18 +34,12 @@ def _check_timestamp(value: str | None) -> str | None:
     return value
 
 
-class SpanIn(GrowthRecord):
+class SpanIn(LineSpan):
     """A document line range a tool call returned (inclusive, lines numbered from 1)."""
 
-    doc_id: str = Field(min_length=1, max_length=300)
-    start_line: int = Field(ge=1)
-    end_line: int = Field(ge=1)
+    model_config = GrowthRecord.model_config
 
-    @model_validator(mode="after")
-    def _ordered(self) -> SpanIn:
-        if self.end_line < self.start_line:
-            raise ValueError(f"end_line {self.end_line} is before start_line {self.start_line}")
-        return self
+    doc_id: str = Field(min_length=1, max_length=300)
 
 
 class ToolCallIn(GrowthRecord):

@@ -59,8 +59,8 @@ class ApiContext(BaseContext):
             raise AuthRequiredError("this mutation needs `Authorization: Bearer <token>` with the API token")
 
     def require_gold_access(self, what: str) -> None:
-        """Raise unless gold fields may be shown: config allows it, or the request carries the token."""
-        if self.settings.reveal_reference_answers or self.auth is Auth.TOKEN:
+        """Raise unless gold fields may be shown (see `gold_visible`)."""
+        if self.gold_visible:
             return
         raise HiddenFieldError(
             f"{what} is hidden: send the API token as a bearer token, or start the API with "
@@ -69,6 +69,7 @@ class ApiContext(BaseContext):
 
     @property
     def gold_visible(self) -> bool:
+        """Gold fields may be shown: the config reveals them, or the request carries the token."""
         return self.settings.reveal_reference_answers or self.auth is Auth.TOKEN
 
 

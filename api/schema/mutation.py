@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import strawberry
 from pydantic import ValidationError
@@ -21,6 +22,19 @@ def _validation_message(exc: ValidationError) -> str:
     return "invalid input: " + "; ".join(parts)
 
 
+async def _append(info: Info, model: type[SessionAppend] | type[TurnsAppend], data: dict[str, Any]) -> AppendResult:
+    """Check the writer, validate the whole request with pydantic (errors name their path, e.g. turns.0.role),
+    then append it off the event loop."""
+    context = context_of(info)
+    context.require_writer()
+    try:
+        request = model.model_validate(data)
+    except ValidationError as exc:
+        raise BadInputError(_validation_message(exc)) from exc
+    outcome = await asyncio.to_thread(lambda: context.resources.growth().append(request))
+    return AppendResult.from_outcome(outcome)
+
+
 @strawberry.type
 class Mutation:
     @strawberry.mutation(
@@ -37,35 +51,21 @@ class Mutation:
         topic_id: str | None = None,
         started_at: str | None = None,
     ) -> AppendResult:
-        context = context_of(info)
-        context.require_writer()
-        try:
-            request = SessionAppend.model_validate(
-                {
-                    "profile_id": str(profile),
-                    "session_id": session_id,
-                    "topic_id": topic_id,
-                    "started_at": started_at,
-                    "turns": [t.as_record() for t in turns],
-                }
-            )
-        except ValidationError as exc:
-            raise BadInputError(_validation_message(exc)) from exc
-        growth = context.resources.growth()
-        outcome = await asyncio.to_thread(growth.append_session, request)
-        return AppendResult.from_outcome(outcome)
+        return await _append(
+            info,
+            SessionAppend,
+            {
+                "profile_id": str(profile),
+                "session_id": session_id,
+                "topic_id": topic_id,
+                "started_at": started_at,
+                "turns": [t.as_record() for t in turns],
+            },
+        )
 
     @strawberry.mutation(
         description="Append turns to an existing session, continuing its ordinals, then update the profile's memory "
         "incrementally. Idempotent: turns already present with the same content are skipped. Needs the API token."
     )
     async def append_turns(self, info: Info, session: strawberry.ID, turns: list[TurnInput]) -> AppendResult:
-        context = context_of(info)
-        context.require_writer()
-        try:
-            request = TurnsAppend.model_validate({"session_id": str(session), "turns": [t.as_record() for t in turns]})
-        except ValidationError as exc:
-            raise BadInputError(_validation_message(exc)) from exc
-        growth = context.resources.growth()
-        outcome = await asyncio.to_thread(growth.append_turns, request)
-        return AppendResult.from_outcome(outcome)
+        return await _append(info, TurnsAppend, {"session_id": str(session), "turns": [t.as_record() for t in turns]})

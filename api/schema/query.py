@@ -149,14 +149,13 @@ class Query:
         if type is not None and type not in EVENT_TYPES:
             raise BadInputError(f"unknown event type {type!r}; known: {', '.join(sorted(EVENT_TYPES))}")
         context = context_of(info)
-        rows, head = await asyncio.gather(
-            context.reader.rows("events_page", after=after, type=type, limit=size + 1),
-            context.reader.one("log_head"),
+        rows, head_seq = await asyncio.gather(
+            context.reader.rows("events_page", after=after, type=type, limit=size + 1), context.reader.head_seq()
         )
         shown = rows[:size]
         return EventPage(
             events=[Event.from_row(r) for r in shown],
-            head_seq=int(head["seq"]) if head else 0,
+            head_seq=head_seq,
             end_cursor=int(shown[-1]["seq"]) if shown else after,
             has_next_page=len(rows) > size,
         )
@@ -182,18 +181,20 @@ class Query:
         if k < 1 or k > MAX_SEARCH_K:
             raise BadInputError(f"k must be between 1 and {MAX_SEARCH_K}, got {k}")
         name = recipe or ("MEMKB" if profile else "HYBRID")
-        retriever = context_of(info).resources.retriever()
+        resources = context_of(info).resources
         from query.errors import QueryError
 
         try:
+            # In the worker thread too: the first call opens the blocking driver and loads the encoder.
             result = await asyncio.to_thread(
-                retriever.search,
-                name,
-                query,
-                profile_id=str(profile) if profile else None,
-                k=k,
-                keywords=keywords,
-                before_turn_id=str(before_turn) if before_turn else None,
+                lambda: resources.retriever().search(
+                    name,
+                    query,
+                    profile_id=str(profile) if profile else None,
+                    k=k,
+                    keywords=keywords,
+                    before_turn_id=str(before_turn) if before_turn else None,
+                )
             )
         except QueryError as exc:
             raise _search_error(exc) from exc
