@@ -40,6 +40,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.neo4j_for_bench import bench_neo4j  # noqa: E402
+from bench.stats import percentile  # noqa: E402
+from graph.server import free_port  # noqa: E402
 
 SAMPLE = REPO / "samples" / "colabench-sample"
 TOKEN = "bench-token-" + "0" * 24
@@ -59,15 +61,6 @@ NEIGHBORHOOD = """query($id: ID!) { neighborhood(id: $id, depth: 1, limit: 50) {
 EVENTS = """query($after: Int!) { events(after: $after, first: 50) { headSeq endCursor events { seq type } } }"""
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 # --- a minimal keep-alive HTTP/1.1 client (cheap enough to leave the CPU to the server) -----------------------

@@ -29,14 +29,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from bench.stats import percentile  # noqa: E402
+
 KB = REPO.parent / "shared" / "data" / "kb"
 SAMPLE = REPO / "samples" / "colabench-sample"
 TARGETS = {"MEMKB p50": 20.0, "MEMKB p95": 50.0, "HYBRID p50": 15.0}
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def load_questions(n: int, skip: int = 0) -> list[str]:

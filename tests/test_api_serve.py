@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from api.settings import ApiSettings
-from tests.test_api_support import free_port
+from graph.server import free_port
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,6 @@ Cypher as the independent oracle, and a free port."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -52,9 +51,3 @@ def cypher(driver: Driver, query: str, **params: Any) -> list[dict[str, Any]]:
     """The independent oracle: plain Cypher written in the test, not the API's query files."""
     with driver.session() as session:
         return [r.data() for r in session.run(query, **params)]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from tests.test_api_support import free_port
+from graph.server import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
