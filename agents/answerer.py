@@ -15,6 +15,7 @@ from agents.prompts.registry import PromptSet
 from agents.prompts.template import render_messages
 from agents.tools.definitions import tool_definition
 from agents.tools.execution import SearchBackend, ToolOutcome, ToolScope, execute_tool, refused_call
+from query.results import StateHit
 
 
 class Budget(BaseModel):
@@ -25,29 +26,19 @@ class Budget(BaseModel):
     max_calls_per_round: int = Field(default=4, ge=1, le=32)
 
 
-@dataclass(frozen=True)
-class StateLine:
-    state_id: str
-    text: str
-    concerns: str
-    time_context: str
-    unresolved: list[str]
-    source_turn_ids: list[str]
-
-    def render(self) -> str:
-        parts = [f"- [{self.state_id}] {self.text}"]
-        extras = []
-        if self.concerns:
-            extras.append(f"concerns: {self.concerns}")
-        if self.time_context:
-            extras.append(f"time: {self.time_context}")
-        if self.unresolved:
-            extras.append("unresolved: " + "; ".join(self.unresolved))
-        if self.source_turn_ids:
-            extras.append("from turns " + ", ".join(self.source_turn_ids))
-        if extras:
-            parts.append(" (" + "; ".join(extras) + ")")
-        return "".join(parts)
+def render_state(state: StateHit) -> str:
+    """One state as a line of the MemKB system prompt: id, text, and whom / when / what is unresolved."""
+    extras = []
+    if state.concerns:
+        extras.append(f"concerns: {state.concerns}")
+    if state.time_context:
+        extras.append(f"time: {state.time_context}")
+    if state.unresolved:
+        extras.append("unresolved: " + "; ".join(state.unresolved))
+    if state.source_turn_ids:
+        extras.append("from turns " + ", ".join(state.source_turn_ids))
+    line = f"- [{state.state_id}] {state.text}"
+    return line + (" (" + "; ".join(extras) + ")" if extras else "")
 
 
 @dataclass(frozen=True)
@@ -59,7 +50,7 @@ class AgentTask:
     question: str
     asked_at: str | None
     before_turn_id: str | None = None
-    states: tuple[StateLine, ...] = ()
+    states: tuple[StateHit, ...] = ()
 
 
 @dataclass
@@ -98,7 +89,7 @@ class AnsweringAgent:
     def first_messages(self, task: AgentTask) -> list[Message]:
         state_block = ""
         if self.method.state_in_prompt:
-            lines = "\n".join(s.render() for s in task.states) or "(no states: the summary is empty)"
+            lines = "\n".join(render_state(s) for s in task.states) or "(no states: the summary is empty)"
             state_block = self.prompts["answer_state_block"].render(states=lines)
         return list(
             render_messages(

@@ -38,6 +38,7 @@ from query.read_tool import MAX_LINES, read_document
 from query.recipes import Recipe, get_recipe
 from query.results import DocumentHit, MemoryHit, ReadResult, SearchResult, StateHit
 from query.round_robin import expand_round_robin
+from query.states import profile_states
 
 _CHANNEL_ORDER = ("semantic", "keyword", "memory_linked")
 # Search returns 5 documents by default and at most 20 (the agent protocol).
@@ -215,7 +216,9 @@ class Retriever:
             n_cards, cutoff = profile_future.result()
         states_future: Future[tuple[list[StateHit], list[str]]] | None = None
         if recipe.return_states and profile_id is not None:
-            states_future = self._submit(timings, "states", self._states, profile_id, recipe.state_system, cutoff)
+            states_future = self._submit(
+                timings, "states", profile_states, self.driver, self.database, profile_id, recipe.state_system, cutoff
+            )
         cards_future: Future[list[Card]] | None = None
         if wants_memory and not semantic_memory and profile_id is not None and n_cards:
             cards_future = self._submit(
@@ -455,43 +458,6 @@ class Retriever:
             )
             for rank, rc in enumerate(top, start=1)
         ]
-
-    def _states(self, profile_id: str, system: str, cutoff: Cutoff | None) -> tuple[list[StateHit], list[str]]:
-        """The profile's active states visible at the cut-off, and notes on what is missing or hidden."""
-        notes: list[str] = []
-        with self.driver.session(database=self.database) as session:
-            rows = list(
-                session.run(
-                    load_cypher("query/profile_states"),
-                    profile_id=profile_id,
-                    system=system,
-                    cut_session=cutoff.session_ordinal if cutoff else None,
-                    cut_turn=cutoff.turn_ordinal if cutoff else None,
-                )
-            )
-        visible = [r for r in rows if r["visible"]]
-        if not rows:
-            notes.append(
-                f"no state summary (system {system!r}) exists for profile {profile_id} yet: the state list is empty"
-            )
-        elif len(visible) < len(rows):
-            notes.append(
-                f"{len(rows) - len(visible)} of {len(rows)} states derive from turns after the history cut-off "
-                "and are left out"
-            )
-        states = [
-            StateHit(
-                state_id=r["state_id"],
-                text=r["text"] or "",
-                concerns=r["concerns"],
-                time_context=r["time_context"],
-                unresolved=list(r["unresolved"]),
-                source_turn_ids=list(r["source_turn_ids"]),
-            )
-            for r in visible
-        ]
-        return states, notes
-
 
 def _ms(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000.0

@@ -7,11 +7,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agents.answerer import StateLine
 from agents.history import last_turn_before
 from agents.state_summary import STATE_SYSTEM
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
+from query.results import StateHit
+from query.states import profile_states as load_states
 
 
 @dataclass(frozen=True)
@@ -63,18 +64,7 @@ def item_contexts(store: EventStore, item_ids: list[str]) -> dict[str, ItemConte
     }
 
 
-def profile_states(store: EventStore, profile_id: str) -> list[StateLine]:
+def profile_states(store: EventStore, profile_id: str) -> list[StateHit]:
     """The active states of the profile's MemKB state summary, for the system prompt."""
-    with store.driver.session(database=store.database) as session:
-        records = list(session.run(load_cypher("agents/profile_states"), profile_id=profile_id, system=STATE_SYSTEM))
-    return [
-        StateLine(
-            state_id=r["state_id"],
-            text=r["text"],
-            concerns=r["concerns"],
-            time_context=r["time_context"],
-            unresolved=list(r["unresolved"]),
-            source_turn_ids=list(r["source_turn_ids"]),
-        )
-        for r in records
-    ]
+    states, _notes = load_states(store.driver, store.database, profile_id, STATE_SYSTEM)
+    return states
