@@ -17,8 +17,9 @@ from api.errors import BadInputError, ConflictError, NotFoundError
 from api.growth.ids import derive_session_id, derive_turn_ids
 from api.growth.models import SessionAppend, TurnIn, TurnsAppend
 from graph.cypher_files import load_cypher
-from graph.events import DocumentExposed, NewEvent, SessionStarted, ToolCallRecord, TurnAppended
+from graph.events import NewEvent, SessionStarted, TurnAppended
 from graph.store import EventStore
+from ingest.bundle.to_events import exposures, tool_call_records
 
 
 @dataclass
@@ -191,40 +192,17 @@ class ProfileGrowth:
         )
 
     def _turn_events(self, session_id: str, turn_id: str, ordinal: int, turn: TurnIn) -> list[NewEvent]:
-        records = [
-            ToolCallRecord(tool=c.tool, arguments=c.arguments, returned_doc_ids=[s.doc_id for s in c.returned])
-            for c in turn.tool_calls
-        ]
-        out = [
-            NewEvent(
-                TurnAppended(
-                    turn_id=turn_id,
-                    session_id=session_id,
-                    ordinal=ordinal,
-                    role=turn.role,
-                    text=turn.text,
-                    speaker=turn.speaker,
-                    at=turn.at,
-                    tool_calls=records,
-                ),
-                self.actor,
-                turn.at,
-            )
-        ]
-        for call in turn.tool_calls:
-            query = call.arguments.get("query") if call.tool == "search" else None
-            for rank, span in enumerate(call.returned, start=1):
-                exposed = DocumentExposed(
-                    turn_id=turn_id,
-                    doc_id=span.doc_id,
-                    via=call.tool,
-                    start_line=span.start_line,
-                    end_line=span.end_line,
-                    query=str(query) if query is not None else None,
-                    rank=rank if call.tool == "search" else None,
-                )
-                out.append(NewEvent(exposed, self.actor, turn.at))
-        return out
+        appended = TurnAppended(
+            turn_id=turn_id,
+            session_id=session_id,
+            ordinal=ordinal,
+            role=turn.role,
+            text=turn.text,
+            speaker=turn.speaker,
+            at=turn.at,
+            tool_calls=tool_call_records(turn.tool_calls),
+        )
+        return [NewEvent(event, self.actor, turn.at) for event in (appended, *exposures(turn_id, turn.tool_calls))]
 
     def _check_spans(self, profile_id: str, turns: list[TurnIn]) -> list[str]:
         """Refuse spans of unknown documents or past a document's end; warn about exposed support documents."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
 from graph.events import (
     DocumentExposed,
     DocumentsLinked,
@@ -17,10 +20,52 @@ from graph.events import (
     TopicPlanned,
     TurnAppended,
 )
+from ingest.bundle.models import LineSpan
 from ingest.bundle.reader import Bundle
 from ingest.documents import documents_events
 
 ACTOR = "ingest:bundle"
+
+
+class ToolCallLike(Protocol):
+    """A tool call of the public history as a bundle or an appended turn states it."""
+
+    @property
+    def tool(self) -> Literal["search", "read"]: ...
+
+    @property
+    def arguments(self) -> dict[str, Any]: ...
+
+    @property
+    def returned(self) -> Sequence[LineSpan]: ...
+
+
+def tool_call_records(calls: Sequence[ToolCallLike]) -> list[ToolCallRecord]:
+    """The tool calls as a TurnAppended event records them."""
+    return [
+        ToolCallRecord(tool=c.tool, arguments=c.arguments, returned_doc_ids=[r.doc_id for r in c.returned])
+        for c in calls
+    ]
+
+
+def exposures(turn_id: str, calls: Sequence[ToolCallLike]) -> list[DocumentExposed]:
+    """One DocumentExposed per returned span: via the tool; a search also records its query and the rank."""
+    out = []
+    for call in calls:
+        query = call.arguments.get("query") if call.tool == "search" else None
+        for rank, span in enumerate(call.returned, start=1):
+            out.append(
+                DocumentExposed(
+                    turn_id=turn_id,
+                    doc_id=span.doc_id,
+                    via=call.tool,
+                    start_line=span.start_line,
+                    end_line=span.end_line,
+                    query=str(query) if query is not None else None,
+                    rank=rank if call.tool == "search" else None,
+                )
+            )
+    return out
 
 
 def bundle_events(bundle: Bundle) -> list[NewEvent]:
@@ -84,33 +129,15 @@ def bundle_events(bundle: Bundle) -> list[NewEvent]:
                     text=turn.text,
                     speaker=turn.speaker,
                     at=turn.at,
-                    tool_calls=[
-                        ToolCallRecord(
-                            tool=c.tool, arguments=c.arguments, returned_doc_ids=[r.doc_id for r in c.returned]
-                        )
-                        for c in turn.tool_calls
-                    ],
+                    tool_calls=tool_call_records(turn.tool_calls),
                     metadata=turn.metadata,
                 ),
                 at,
             )
             for fid in turn.disclosed_fact_ids:
                 emit(FactDisclosed(fact_id=fid, turn_id=turn.turn_id), at)
-            for call in turn.tool_calls:
-                query = call.arguments.get("query") if call.tool == "search" else None
-                for rank, span in enumerate(call.returned, start=1):
-                    emit(
-                        DocumentExposed(
-                            turn_id=turn.turn_id,
-                            doc_id=span.doc_id,
-                            via=call.tool,
-                            start_line=span.start_line,
-                            end_line=span.end_line,
-                            query=str(query) if query is not None else None,
-                            rank=rank if call.tool == "search" else None,
-                        ),
-                        at,
-                    )
+            for exposed in exposures(turn.turn_id, turn.tool_calls):
+                emit(exposed, at)
     for item_loc in bundle.items:
         item = item_loc.record
         emit(
