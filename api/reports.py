@@ -4,6 +4,10 @@ A folder URL opens its index.html or report.html; /reports/latest follows `lates
 `colabench report`). Reports link evidence into the browser as `/browser#node=<url-encoded id>`; elements that
 only carry a `data-node-id` attribute are turned into such links by /static/report-links.js, added to every
 served page.
+
+Gold stays hidden exactly as in GraphQL: JSON files, and report.html / report.md rendered from their
+report.json, leave out reference answers unless the request carries the API token or the server reveals them
+(`api.report_view`); `latest.json` is served with a reports-relative path, never the writer's absolute one.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
+from api.report_view import PageRenderer, ReportDataError, is_rendered_page, json_body, latest_body
+from api.request_log import log
 from api.resources import Resources
+from api.schema.context import check_bearer, gold_visible
 
 router = APIRouter()
 
@@ -25,6 +33,7 @@ LINK_SCRIPT = b'<script src="/static/report-links.js"></script>'
 MAX_LISTED = 500
 # What a report folder's URL opens (evaluation runs write report.html; a hand-made index wins).
 PAGE_NAMES = ("index.html", "report.html")
+_PAGES = PageRenderer()
 
 
 def _reports_dir(request: Request) -> Path:
@@ -44,8 +53,23 @@ def _resolve(base: Path, relative: str) -> Path:
     return target
 
 
+def _may_see_gold(request: Request) -> bool:
+    """The GraphQL rule: the server reveals gold, or the request carries the API token."""
+    settings = request.app.state.resources.settings
+    return gold_visible(settings, check_bearer(request.headers.get("authorization"), settings.token))
+
+
+def _gold_dependent(body: bytes, media_type: str, visible: bool) -> Response:
+    """A response whose content depends on the Authorization header: never cached across it."""
+    headers = {"Vary": "Authorization", "Cache-Control": "no-store" if visible else "no-cache"}
+    return Response(body, media_type=media_type, headers=headers)
+
+
 def _html_with_links(path: Path) -> bytes:
-    data = path.read_bytes()
+    return _with_links(path.read_bytes())
+
+
+def _with_links(data: bytes) -> bytes:
     marker = data.lower().rfind(b"</body>")
     return data[:marker] + LINK_SCRIPT + data[marker:] if marker >= 0 else data + LINK_SCRIPT
 
@@ -109,6 +133,22 @@ async def report_file(request: Request, path: str) -> Response:
     if not base.is_dir():
         raise HTTPException(status_code=404, detail="not found")
     target = _resolve(base, path)
+    visible = _may_see_gold(request)
+    try:
+        if target == (base / "latest.json").resolve():
+            return _gold_dependent(latest_body(target, base, _latest_page(base)), "application/json", False)
+        if target.suffix.lower() == ".json":
+            body = await run_in_threadpool(json_body, target, base, visible)
+            return _gold_dependent(body, "application/json", visible)
+        if is_rendered_page(target):
+            page = (await run_in_threadpool(_PAGES.render, target, base, visible)).encode("utf-8")
+            if target.suffix == ".html":
+                return _gold_dependent(_with_links(page), "text/html; charset=utf-8", visible)
+            return _gold_dependent(page, "text/markdown; charset=utf-8", visible)
+    except ReportDataError as exc:
+        # Never fall back to the file itself: it may carry gold.
+        log.warning("report not served", extra={"report": path, "problem": str(exc)})
+        raise HTTPException(status_code=500, detail=f"this report cannot be served: {exc}") from exc
     if target.suffix.lower() in (".html", ".htm"):
         return HTMLResponse(_html_with_links(target))
     return FileResponse(target)

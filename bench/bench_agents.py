@@ -10,7 +10,8 @@ knowledge search, read, answer). The response cache is off, so every model call 
 2. Throughput (attempts per second) against --concurrency 1/2/4/8, with the endpoint answering instantly and
    with a fixed latency per call (default 250 ms, a stand-in for a real endpoint).
 
-    python bench/bench_agents.py [--methods HYBRID,RAW_TURNS,MEMKB] [--latency-ms 250] [--items 28] [--repeats 3]
+    python bench/bench_agents.py [--methods HYBRID,RAW_TURNS,MEMKB_RAW_TURNS] [--latency-ms 250] [--items 28]
+        [--repeats 3]
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def throughput_table(store: EventStore, retriever: object, methods: str, items: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--methods", default="HYBRID,RAW_TURNS,MEMKB")
+    parser.add_argument("--methods", default="HYBRID,RAW_TURNS,MEMKB_RAW_TURNS")
     parser.add_argument("--items", type=int, default=28)
     parser.add_argument("--latency-ms", type=float, default=250.0)
     parser.add_argument("--repeats", type=int, default=3, help="runs per configuration for the overhead table")
@@ -162,7 +163,7 @@ def main() -> None:
         retriever = Retriever(driver, encoder)
         try:
             overhead_table(store, retriever, methods, args.items, args.repeats)
-            throughput_table(store, retriever, "HYBRID,MEMKB", args.items, args.latency_ms)
+            throughput_table(store, retriever, "HYBRID,MEMKB_RAW_TURNS", args.items, args.latency_ms)
         finally:
             retriever.close()
     print(f"\nload average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -129,12 +129,12 @@ def main() -> None:
     n = args.queries
     pools = {
         name: load_questions(n + 20, skip=i * (n + 20))
-        for i, name in enumerate(("KEYWORD", "SEMANTIC", "HYBRID", "MEMKB"))
+        for i, name in enumerate(("KEYWORD", "SEMANTIC", "HYBRID", "MEMKB_RAW_TURNS"))
     }
     results = {}
     for recipe, questions in pools.items():
         retriever = Retriever(driver, encoder, settings.database)
-        profile_of = (lambda i: profiles[i % len(profiles)]) if recipe == "MEMKB" else (lambda i: None)
+        profile_of = (lambda i: profiles[i % len(profiles)]) if recipe == "MEMKB_RAW_TURNS" else (lambda i: None)
         warm = [(q, profile_of(i)) for i, q in enumerate(questions[:20])]
         time_searches(retriever, recipe, warm)
         measured = [(q, profile_of(i)) for i, q in enumerate(questions[20:])]
@@ -143,15 +143,15 @@ def main() -> None:
 
     print("\n== search latency, k=5, warm, query embedding included (ms)")
     print(
-        f"{'recipe':10} {'n':>4} {'p50':>7} {'p95':>7} {'mean':>7}   mean ms per stage "
+        f"{'recipe':16} {'n':>4} {'p50':>7} {'p95':>7} {'mean':>7}   mean ms per stage "
         "(stages overlap: keyword and states run beside the embedding)"
     )
     for recipe, r in results.items():
         stages = ", ".join(f"{k} {v:.1f}" for k, v in r["stages"].items())  # type: ignore[union-attr]
-        print(f"{recipe:10} {r['n']:>4} {r['p50']:7.1f} {r['p95']:7.1f} {r['mean']:7.1f}   {stages}")
+        print(f"{recipe:16} {r['n']:>4} {r['p50']:7.1f} {r['p95']:7.1f} {r['mean']:7.1f}   {stages}")
     checks = {
-        "MEMKB p50": results["MEMKB"]["p50"],
-        "MEMKB p95": results["MEMKB"]["p95"],
+        "MEMKB p50": results["MEMKB_RAW_TURNS"]["p50"],
+        "MEMKB p95": results["MEMKB_RAW_TURNS"]["p95"],
         "HYBRID p50": results["HYBRID"]["p50"],
     }
     for name, value in checks.items():
@@ -160,7 +160,7 @@ def main() -> None:
 
     # Stage shares of the critical path for HYBRID and MEMKB.
     print("\n== share of each stage in the summed stage time")
-    for recipe in ("HYBRID", "MEMKB"):
+    for recipe in ("HYBRID", "MEMKB_RAW_TURNS"):
         stages = results[recipe]["stages"]
         total = sum(stages.values())  # type: ignore[union-attr]
         print(f"{recipe:8} " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in stages.items()))  # type: ignore[union-attr]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich import box
@@ -60,17 +61,40 @@ def retrieval(
                 tasks[phase] = bar.add_task(phase, total=total)
             bar.update(tasks[phase], completed=done, total=total)
 
+        builder, roles = llm_memory_builder(store, retriever)
         try:
             report = run_retrieval_eval(
-                store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress
+                store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
+                memory_builder=builder,
             )
         finally:
             retriever.close()
+            if roles is not None:
+                roles.close()
     print_report(report)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False), encoding="utf-8")
         console.print(f"wrote {out} ({len(report.rows):,} item rows)")
+
+
+def llm_memory_builder(store: Any, retriever: Retriever) -> tuple[Any, Any]:
+    """(builder, roles) for the LLM-built memory systems when the `memory` role has an endpoint, else
+    (None, None): the evaluation then leaves out recipes whose memories do not exist, and says so."""
+    from agents.llm.roles import LLMRoles
+
+    roles = LLMRoles()
+    if not roles.configured("memory"):
+        roles.close()
+        return None, None
+    from agents.memory.prepare import build_profiles, summed_counts
+
+    llm = roles.client("memory")
+
+    def builder(system: str, profile_ids: list[str], progress: Any) -> dict[str, int]:
+        return summed_counts(build_profiles(system, store, retriever, profile_ids, llm=llm, progress=progress))
+
+    return builder, roles
 
 
 def _fmt(value: float | None) -> str:

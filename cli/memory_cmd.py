@@ -1,61 +1,105 @@
-"""`colabench memory build`: raw-turn memory cards and their document links."""
+"""`colabench memory build|systems`: build a memory system's memories for profiles (and MemKB's document links)."""
 
 from __future__ import annotations
+
+import time
 
 import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors, open_store, progress_bar
 from cli.query_cmd import corpus_from_options
-from query.memory import build_document_links, build_raw_turn_cards
-from query.memory.raw_turns import SYSTEM as RAW_TURNS
-from query.retriever import Retriever
 
 app = typer.Typer(no_args_is_help=True)
 
 
 @app.command()
 @expected_errors
+def systems() -> None:
+    """List the registered memory systems: what builds them, their search recipe, whether MemKB links them."""
+    from agents.memory.registry import get_memory_system, memory_system_names
+
+    table = Table(title="memory systems")
+    for column in ("name", "label", "needs LLM", "memory_search recipe", "MemKB cards", "builder", "what"):
+        table.add_column(column)
+    for name in memory_system_names():
+        cls = get_memory_system(name)
+        table.add_row(
+            cls.name, cls.label, "yes" if cls.needs_llm else "no", cls.search_recipe,
+            "yes" if cls.memkb_cards else "no", cls.builder, cls.description,
+        )
+    console.print(table)
+
+
+@app.command()
+@expected_errors
 def build(
-    system: str = typer.Option(RAW_TURNS, "--system", help="memory system whose cards to build / link"),
-    profile: str = typer.Option(None, "--profile", help="only this profile (default: every profile)"),
-    links: bool = typer.Option(True, "--links/--no-links", help="also link cards to documents (MemKB)"),
+    system: str = typer.Option("raw_turns", "--system", help="memory system: raw_turns, mem0, graphiti, amem"),
+    profile: list[str] = typer.Option(None, "--profile", help="only this profile (repeatable; default: every one)"),
+    links: bool = typer.Option(True, "--links/--no-links", help="also link MemKB cards to documents"),
     source: list[str] = typer.Option(None, "--source", help="link only to documents of this source (repeatable)"),
     prefix: list[str] = typer.Option(None, "--prefix", help="link only to documents whose id starts so"),
 ) -> None:
-    """Build cards for user turns that have none (system raw_turns), then link cards that lack links or whose
-    links are stale. Resumable: rerun after an interruption."""
-    counts: dict[str, int] = {}
-    with open_store() as store, progress_bar() as bar:
-        assert store.encoder is not None
-        if system == RAW_TURNS:
-            task = bar.add_task("memory cards", total=None)
-            counts.update(
-                build_raw_turn_cards(
-                    store, profile, progress=lambda done, total: bar.update(task, completed=done, total=total)
-                )
+    """Build what is missing of a memory system's memories (one SDK call per public user-assistant pair for the
+    LLM-built systems), then link MemKB cards that lack links or whose links are stale. Resumable: pairs already
+    taken in are skipped (by event); rerun after an interruption."""
+    from agents.memory.prepare import build_profiles, summed_counts
+    from agents.memory.registry import get_memory_system
+    from graph.cypher_files import load_cypher
+    from query.memory.links import build_document_links
+    from query.retriever import Retriever
+
+    cls = get_memory_system(system)
+    roles = None
+    llm = None
+    if cls.needs_llm:
+        from agents.llm.roles import LLMRoles
+
+        roles = LLMRoles()
+        if not roles.configured("memory"):
+            raise ValueError(
+                f"memory system {cls.name!r} ({cls.label}) is built by an LLM, and the `memory` role has no endpoint: "
+                "set COLABENCH_LLM_BASE_URL (or COLABENCH_LLM_MEMORY_BASE_URL) and COLABENCH_LLM_MODEL; "
+                "`--system raw_turns` needs no LLM"
             )
-        elif not links:
-            console.print(f"[yellow]note:[/] system {system!r} writes its own cards; nothing to do without --links")
-        if links:
+        llm = roles.client("memory")
+    started = time.perf_counter()
+    try:
+        with open_store() as store, progress_bar() as bar:
+            assert store.encoder is not None
+            if profile:
+                profiles = list(dict.fromkeys(profile))
+            else:
+                with store.driver.session(database=store.database) as session:
+                    profiles = [r["id"] for r in session.run(load_cypher("memory/all_profiles"))]
             retriever = Retriever(store.driver, store.encoder, store.database)
-            task = bar.add_task("document links", total=None)
             try:
-                counts.update(
-                    build_document_links(
-                        store,
-                        retriever,
-                        system,
-                        profile,
-                        corpus=corpus_from_options(source, prefix),
-                        progress=lambda done, total: bar.update(task, completed=done, total=total),
-                    )
+                unit = "pairs" if cls.needs_llm else "memory cards"
+                task = bar.add_task(f"{cls.name}: {unit}", total=None)
+                reports = build_profiles(
+                    cls.name, store, retriever, profiles, llm=llm, links=False,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
                 )
+                counts = summed_counts(reports)
+                if links and cls.memkb_cards:
+                    task = bar.add_task("document links", total=None)
+                    counts.update(
+                        build_document_links(
+                            store, retriever, cls.name, profile_ids=profiles,
+                            corpus=corpus_from_options(source, prefix),
+                            progress=lambda done, total: bar.update(task, completed=done, total=total),
+                        )
+                    )
             finally:
                 retriever.close()
-    table = Table(title=f"memory build ({system})")
+    finally:
+        if roles is not None:
+            roles.close()
+    elapsed = time.perf_counter() - started
+    table = Table(title=f"memory build ({cls.name}, {len(profiles)} profile(s), {elapsed:.1f} s)")
     table.add_column("what")
     table.add_column("count", justify="right")
     for name, value in counts.items():
-        table.add_row(name.replace("_", " "), f"{value:,}")
+        if value or name in ("pairs_built", "memories_added", "cards_added"):
+            table.add_row(name.replace("_", " "), f"{value:,}")
     console.print(table)

@@ -58,7 +58,9 @@ def _resolve_dataset(store: Any, dataset: str) -> str:
 
 @expected_errors
 def run(
-    methods: str = typer.Option("MEMKB,HYBRID", help="comma-separated method names (recipe names), or `all`"),
+    methods: str = typer.Option(
+        "MEMKB,HYBRID", help="comma-separated method names, `all` (the paper's five) or `every` (all registered)"
+    ),
     dataset: str = typer.Option("sample", help="a dataset name in the graph, a path to ingest, or `sample`"),
     items: int = typer.Option(None, help="only the first N items (in item-id order)"),
     item: list[str] = typer.Option(None, "--item", help="only these item ids (repeatable)"),
@@ -96,8 +98,15 @@ def run(
             run_retrieval_only(store, dataset, specs, items=items, item_ids=item or [], out=out)
             return
         name = _resolve_dataset(store, dataset)
-        for role in ("judge", "state"):
-            needed = (role == "judge" and judge_kinds) or (role == "state" and any(s.needs_states for s in specs))
+        from agents.memory.registry import get_memory_system
+
+        llm_memory = any(s.memory_system and get_memory_system(s.memory_system).needs_llm for s in specs)
+        for role in ("judge", "state", "memory"):
+            needed = (
+                (role == "judge" and judge_kinds)
+                or (role == "state" and any(s.needs_states for s in specs))
+                or (role == "memory" and llm_memory)
+            )
             if needed and not roles.configured(role):
                 raise ValueError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
         options = RunOptions(

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from graph.errors import EventValidationError, UnknownEventTypeError
 from graph.hashing import content_event_id
+from graph.json_values import require_json_value
 
 EVENT_TYPES: dict[str, type[DomainEvent]] = {}
 
@@ -30,6 +31,13 @@ class DomainEvent(BaseModel):
         super().__init_subclass__(**kwargs)
         if cls.TYPE:
             EVENT_TYPES[cls.TYPE] = cls
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _survives_canonical_json(cls, value: Any) -> Any:
+        # The payload is hashed and stored as canonical JSON: refuse NaN, Infinity and anything else that
+        # would come back changed, so the log and the live projection can never disagree.
+        return require_json_value(value)
 
     def payload(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -241,6 +249,27 @@ class MemoryWritten(DomainEvent):
     text: str = ""
     source_turn_ids: list[Identifier] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class MemoryPairProcessed(DomainEvent):
+    """A memory system has taken in one public user-assistant pair of a profile's history (in history order).
+
+    Appended in the same transaction as every MemoryWritten the pair caused, so a pair is either wholly in
+    the graph or not at all; a resumed build skips the pairs that have this event. `memory_ids` are the
+    memories the pair added, updated or deleted; the usage fields are what the pair cost."""
+
+    TYPE: ClassVar[str] = "MemoryPairProcessed"
+    system: str
+    profile_id: Identifier
+    pair_id: Identifier
+    turn_ids: list[Identifier] = Field(min_length=1)
+    memory_ids: list[Identifier] = Field(default_factory=list)
+    builder: str
+    llm_calls: int = Field(default=0, ge=0)
+    tokens_in: int = Field(default=0, ge=0)
+    tokens_out: int = Field(default=0, ge=0)
+    seconds: float = Field(default=0.0, ge=0)
+    details: dict[str, Any] = Field(default_factory=dict)
 
 
 class MemoryLinkSpec(BaseModel):

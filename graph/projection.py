@@ -56,6 +56,7 @@ _ROW_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "ItemAugmented": lambda p: p["item_id"],
     "MemoryWritten": lambda p: p["memory_id"],
     "MemoryLinked": lambda p: p["memory_id"],
+    "MemoryPairProcessed": lambda p: f"{p['system']}|{p['pair_id']}",
     "StateSummarized": lambda p: p["summary_id"],
     "RunStarted": lambda p: p["run_id"],
     "AttemptStarted": lambda p: p["attempt_id"],
@@ -146,7 +147,7 @@ _CONFLICT_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
 _LAYERS: tuple[str, ...] = (
     "DocumentIngested", "DocumentChunked", "DocumentsLinked", "ProfileCreated", "FactRecorded", "TopicPlanned",
     "SessionStarted", "TurnAppended", "FactDisclosed", "DocumentExposed", "ItemCreated", "RequirementMapped",
-    "ItemVerified", "ItemAugmented", "MemoryWritten", "MemoryLinked", "StateSummarized",
+    "ItemVerified", "ItemAugmented", "MemoryWritten", "MemoryLinked", "MemoryPairProcessed", "StateSummarized",
     "RunStarted", "AttemptStarted", "ToolCalled", "AnswerGiven", "AnswerJudged", "AttemptFinished", "RunFinished",
 )
 _LAYER_INDEX = {name: index for index, name in enumerate(_LAYERS)}

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from graph.json_values import ERROR_TYPE as JSON_VALUE_ERROR
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -32,6 +34,12 @@ class InputError(Exception):
 def problems_from_validation(file: str, line: int | None, exc: ValidationError) -> list[Problem]:
     out = []
     for error in exc.errors():
-        field = ".".join(str(part) for part in error["loc"]) or "(record)"
-        out.append(Problem(file, line, field, error["msg"]))
+        parts = [str(part) for part in error["loc"]]
+        message = error["msg"]
+        context = error.get("ctx") or {}
+        if error["type"] == JSON_VALUE_ERROR:
+            # A value canonical JSON would change (NaN, Infinity, ...): name the place inside the field.
+            parts += [context["path"]] if context.get("path") else []
+            message = context.get("reason", message)
+        out.append(Problem(file, line, ".".join(parts) or "(record)", message))
     return out

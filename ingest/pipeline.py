@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,16 @@ _CREATES = {
     "TurnAppended": ("Turn", "turn_id"),
     "ItemCreated": ("Item", "item_id"),
     "RequirementMapped": ("Requirement", "requirement_id"),
+}
+
+
+# Keyed relationships and their key (for the pre-flight conflict check): a document link by its two documents,
+# a turn's exposures and disclosures by the turn. An input may add relationships under a key but never redefine
+# one: the graph may hold under a key only what this input's own events (already in the log) put there.
+_RELATIONSHIP_KEYS: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
+    "DocumentsLinked": ("RELATED", lambda p: f"{p['src_doc_id']}->{p['dst_doc_id']}"),
+    "DocumentExposed": ("EXPOSED", lambda p: str(p["turn_id"])),
+    "FactDisclosed": ("DISCLOSES", lambda p: str(p["turn_id"])),
 }
 
 
@@ -115,10 +126,19 @@ def load_input(path: Path, fmt: str | None = None) -> AdapterResult:
 
 
 def preflight(store: EventStore, events: list[NewEvent]) -> list[NewEvent]:
-    """Drop events already in the log; refuse (InputError) new events that would redefine an existing id."""
+    """Drop events already in the log; refuse (InputError) new events that would redefine an existing id or
+    a keyed relationship (a document link, a turn's exposures or disclosures)."""
     ids = [e.event.event_id() for e in events]
     existing = store.existing_event_ids(ids)
     fresh = [e for e, eid in zip(events, ids, strict=True) if eid not in existing]
+    problems = _node_clashes(store, fresh) + _relationship_clashes(store, events, ids, existing)
+    if problems:
+        raise InputError(problems)
+    return fresh
+
+
+def _node_clashes(store: EventStore, fresh: list[NewEvent]) -> list[Problem]:
+    """New creation events whose id the graph already has (with other content: same content is not new)."""
     wanted: dict[str, Any] = {label: [] for label, _ in _CREATES.values()}
     for new in fresh:
         spec = _CREATES.get(new.event.TYPE)
@@ -126,20 +146,72 @@ def preflight(store: EventStore, events: list[NewEvent]) -> list[NewEvent]:
             wanted[spec[0]].append(getattr(new.event, spec[1]))
     with store.driver.session(database=store.database) as session:
         clashes = [(r["label"], r["id"]) for r in session.run(load_cypher("ingest/existing_nodes"), **wanted)]
-    if clashes:
-        raise InputError(
-            [
-                Problem(
-                    "(graph)",
-                    None,
-                    f"{label}.id",
-                    f"{identifier!r} already exists in the graph with different "
-                    "content; remove the conflicting input or rename the id",
-                )
-                for label, identifier in clashes
-            ]
+    return [
+        Problem(
+            "(graph)",
+            None,
+            f"{label}.id",
+            f"{identifier!r} already exists in the graph with different content; remove the conflicting input or "
+            "rename the id",
         )
-    return fresh
+        for label, identifier in clashes
+    ]
+
+
+def _relationship_clashes(
+    store: EventStore, events: list[NewEvent], ids: list[str], existing: set[str]
+) -> list[Problem]:
+    """Keys under which the graph holds more relationships than this input's events already in the log made:
+    the input states that key differently (a changed link weight, a turn's exposures with other lines). A
+    resumed ingest is never refused: everything the graph holds under its keys came from its own events."""
+    logged: Counter[tuple[str, str]] = Counter()
+    wanted: dict[tuple[str, str], dict[str, Any]] = {}
+    seen: set[str] = set()
+    for new, event_id in zip(events, ids, strict=True):
+        spec = _RELATIONSHIP_KEYS.get(new.event.TYPE)
+        if spec is None or event_id in seen:
+            continue
+        seen.add(event_id)
+        payload = new.event.payload()
+        key = (new.event.TYPE, spec[1](payload))
+        if event_id in existing:
+            logged[key] += 1
+        else:
+            wanted.setdefault(key, payload)
+    if not wanted:
+        return []
+    params: dict[str, Any] = {
+        "links": [
+            {"key": k, "src": p["src_doc_id"], "dst": p["dst_doc_id"]}
+            for (kind, k), p in wanted.items()
+            if kind == "DocumentsLinked"
+        ],
+        "exposure_turns": [k for kind, k in wanted if kind == "DocumentExposed"],
+        "disclosure_turns": [k for kind, k in wanted if kind == "FactDisclosed"],
+    }
+    with store.driver.session(database=store.database) as session:
+        rows = [
+            (r["type"], r["key"], int(r["n"]))
+            for r in session.run(load_cypher("ingest/existing_relationships"), **params)
+        ]
+    problems = []
+    for kind, key, held in rows:
+        restated = logged[(kind, key)]
+        if held <= restated:
+            continue
+        relationship = _RELATIONSHIP_KEYS[kind][0]
+        where = f"{relationship} {key}" if kind == "DocumentsLinked" else f"{relationship} of turn {key}"
+        problems.append(
+            Problem(
+                "(graph)",
+                None,
+                where,
+                f"the graph already holds {held} such relationship(s) and this input restates {restated} of them "
+                f"with the same content; its {kind} events would add a second, different version. Remove the "
+                "conflicting records (or give the documents or turn new ids)",
+            )
+        )
+    return problems
 
 
 def write_events(

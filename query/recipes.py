@@ -32,6 +32,7 @@ class Recipe(BaseModel):
     memory_channels: tuple[MemoryChannel, ...] = ()
     return_memories: bool = False
     return_states: bool = False
+    # the memory system whose cards the memory channels rank (a name of agents.memory's registry)
     memory_system: str = "raw_turns"
     state_system: str = "memkb"
     kappa: float = Field(default=DEFAULT_KAPPA, gt=0)
@@ -86,12 +87,13 @@ KEYWORD = Recipe(
 )
 MEMKB = Recipe(
     name="MEMKB",
-    description="memkb_search: matched memory cards, the state list, and RRF of memory-linked, semantic and "
-    "keyword document lists",
+    description="memkb_search over Mem0's memories (as in the paper): matched memory cards, the state list, and "
+    "RRF of memory-linked, semantic and keyword document lists",
     knowledge_channels=("memory_linked", "semantic", "keyword"),
     memory_channels=("semantic",),
     return_memories=True,
     return_states=True,
+    memory_system="mem0",
 )
 MEMKB_NO_STATE = MEMKB.model_copy(
     update={"name": "MEMKB_NO_STATE", "description": "MEMKB without the state summary", "return_states": False}
@@ -103,15 +105,51 @@ MEMKB_NO_LINKS = MEMKB.model_copy(
         "knowledge_channels": ("semantic", "keyword"),
     }
 )
+MEMKB_RAW_TURNS = MEMKB.model_copy(
+    update={
+        "name": "MEMKB_RAW_TURNS",
+        "description": "MEMKB whose cards are verbatim user turns (raw_turns: built without an LLM)",
+        "memory_system": "raw_turns",
+    }
+)
 RAW_TURNS = Recipe(
     name="RAW_TURNS",
     description="memory search over raw user-turn cards (RRF of cosine and BM25); no documents",
     memory_channels=("semantic", "keyword"),
     return_memories=True,
+    memory_system="raw_turns",
+)
+# The memory_search of the baselines: each system's memories, ranked as the system's own search ranks them.
+MEM0 = Recipe(
+    name="MEM0",
+    description="memory search over Mem0's memories (cosine, as Mem0's search); no documents",
+    memory_channels=("semantic",),
+    return_memories=True,
+    memory_system="mem0",
+)
+GRAPHITI = Recipe(
+    name="GRAPHITI",
+    description="memory search over Graphiti's relation facts (RRF of cosine and BM25, as Graphiti's hybrid "
+    "search); no documents",
+    memory_channels=("semantic", "keyword"),
+    return_memories=True,
+    memory_system="graphiti",
+)
+AMEM = Recipe(
+    name="AMEM",
+    description="memory search over A-MEM's notes (cosine, as A-MEM's retriever), expanded through the notes' "
+    "links and capped at 5,120 tokens, notes whole (query.linked_memory_response); no documents",
+    memory_channels=("semantic",),
+    return_memories=True,
+    memory_system="amem",
 )
 
 RECIPES: dict[str, Recipe] = {
-    r.name: r for r in (HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, RAW_TURNS)
+    r.name: r
+    for r in (
+        HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, MEMKB_RAW_TURNS, RAW_TURNS, MEM0, GRAPHITI,
+        AMEM,
+    )
 }
 
 

@@ -31,6 +31,7 @@ from query.errors import (
 )
 from query.fusion import fuse_channels
 from query.knowledge import Candidate, ChannelRun, KnowledgeChannels
+from query.linked_memory_response import memory_response
 from query.lucene import build_lucene_query
 from query.memory_channels import Card, Cutoff, MemoryChannels, RankedCard
 from query.query_vectors import QueryEmbedder
@@ -274,7 +275,12 @@ class Retriever:
             documents = self._documents(recipe, lists, k, vector, timings, notes)
 
         memories: list[MemoryHit] = []
-        if recipe.return_memories:
+        shaped = memory_response(recipe.name) if max_k == MAX_K else None
+        if recipe.return_memories and shaped is not None:
+            memories = shaped.respond(
+                self.memory, ranked_cards, k, lambda top: self._memories(recipe, top, links_by_card, corpus), notes
+            )
+        elif recipe.return_memories:
             memories = self._memories(recipe, ranked_cards[:k], links_by_card, corpus)
 
         states: list[StateHit] = []

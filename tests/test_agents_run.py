@@ -340,9 +340,10 @@ def test_cached_rerun_is_identical_with_zero_endpoint_calls(
     cache = tmp_path / "cache.sqlite"
     with FakeOpenAI(AutoPolicy()) as fake:
         judges = ("accuracy", "quality", "errors")
-        first_plan, _ = run_batch(mini_store, retriever, fake, "MEMKB,HYBRID", cache, judges=judges, items=2)
+        methods = "MEMKB_RAW_TURNS,HYBRID"
+        first_plan, _ = run_batch(mini_store, retriever, fake, methods, cache, judges=judges, items=2)
         calls = fake.request_count
-        second_plan, second = run_batch(mini_store, retriever, fake, "MEMKB,HYBRID", cache, judges=judges, items=2)
+        second_plan, second = run_batch(mini_store, retriever, fake, methods, cache, judges=judges, items=2)
         assert fake.request_count == calls
     assert calls > 0 and second.usage["total"]["endpoint_requests"] == 0
     assert second.usage["total"]["cache_hits"] == second.usage["total"]["calls"] > 0
@@ -450,7 +451,7 @@ def test_state_summary_cites_only_turns_of_the_profile(mini_store: EventStore, r
         return policy(body)
 
     with FakeOpenAI(sloppy_states) as fake:
-        plan, _ = run_batch(mini_store, retriever, fake, "MEMKB", tmp_path / "c.sqlite", judges=(), items=1)
+        plan, _ = run_batch(mini_store, retriever, fake, "MEMKB_RAW_TURNS", tmp_path / "c.sqlite", judges=(), items=1)
         repairs = [b for b in fake.requests if "no-such-turn" in json.dumps(b)]
     assert repairs and "not turn ids of this history" in repairs[0]["messages"][-1]["content"]
     with mini_store.driver.session() as session:

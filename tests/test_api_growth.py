@@ -231,6 +231,32 @@ def test_conflicting_or_invalid_appends_are_refused_and_write_nothing(
     assert head_seq(driver) == head
 
 
+def test_an_append_carrying_nan_or_infinity_is_refused_as_bad_input_and_writes_nothing(
+    client: TestClient, appended: dict[str, Any], driver: Driver
+) -> None:
+    head = head_seq(driver)
+    for number in ("NaN", "Infinity"):
+        # Written by hand: a JSON encoder would refuse (or silently rewrite) these numbers.
+        body = (
+            '{"query": '
+            + json.dumps(APPEND_TURNS)
+            + ', "variables": {"session": '
+            + json.dumps(appended["sessionId"])
+            + ', "turns": [{"role": "assistant", "text": "x", "toolCalls": [{"tool": "search", "arguments": '
+            '{"query": "q", "k": ' + number + "}}]}]}}"
+        )
+        response = client.post(
+            "/graphql",
+            content=body,
+            headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        )
+        errors = response.json()["errors"]
+        assert error_codes(response.json()) == ["BAD_INPUT"], errors
+        assert "turns.0.tool_calls.0.arguments" in errors[0]["message"]
+        assert f"{number} is not a finite number" in errors[0]["message"]
+    assert head_seq(driver) == head
+
+
 def test_exposing_a_support_document_is_appended_with_a_warning(client: TestClient) -> None:
     turns = [
         {

@@ -1,5 +1,6 @@
 """The graph browser in real headless Chromium (Debian's, driven by Playwright): search an item, expand it, click a
-requirement and see its user statements beside its document spans; deep links; report pages link into it."""
+requirement and see its user statements beside its document spans; deep links; report pages link into it, and a
+real evaluation report shows no reference answer without the API token and every one with it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 from neo4j import Driver
 
 from graph.server import free_port
+from tests.report_support import reference_answers, shown_answers, write_mini_report
+from tests.test_api_support import TOKEN
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -42,22 +45,29 @@ REPORT = """<!doctype html><html><head><meta charset="utf-8"><title>run report</
 
 
 @pytest.fixture(scope="module")
-def server(
-    mini_store: Any, neo4j_settings: Any, driver: Driver, encoder: Any, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """The real app under uvicorn on a free loopback port, with a reports directory holding one report."""
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("reports")
+
+
+@pytest.fixture(scope="module")
+def server(mini_store: Any, neo4j_settings: Any, driver: Driver, encoder: Any, reports: Path) -> Iterator[str]:
+    """The real app under uvicorn on a free loopback port (with the API token), with a reports directory
+    holding one hand-made report."""
     import uvicorn
 
     from api.app import create_app
     from api.settings import ApiSettings
 
-    reports = tmp_path_factory.mktemp("reports")
     (reports / "run-1").mkdir()
     (reports / "run-1" / "report.html").write_text(REPORT, encoding="utf-8")
     (reports / "latest.json").write_text(json.dumps({"path": str(reports / "run-1")}), encoding="utf-8")
     port = free_port()
     app = create_app(
-        ApiSettings(reports_dir=reports), neo4j_settings, sync_driver=driver, encoder=encoder, configure_logs=False
+        ApiSettings(reports_dir=reports, token=TOKEN),
+        neo4j_settings,
+        sync_driver=driver,
+        encoder=encoder,
+        configure_logs=False,
     )
     uv = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
@@ -167,3 +177,37 @@ def test_report_pages_are_served_and_their_ids_link_into_the_browser(server: str
     page.wait_for_selector(".provenance-Item")
     assert "Can I give blood" in page.inner_text(".provenance-Item")
     assert page.url.endswith("/browser#node=i-mini-01&label=Item")
+
+
+@pytest.fixture(scope="module")
+def gold_report(mini_store: Any, reports: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real evaluation report (HYBRID on `mini`, fake endpoint) written into the served reports directory;
+    its latest.json goes elsewhere, so the hand-made report above stays the latest."""
+    return write_mini_report(mini_store, reports, tmp_path_factory.mktemp("report-run"))
+
+
+def _open_every_trace(page: Any) -> str:
+    page.eval_on_selector_all("details", "els => els.forEach((e) => { e.open = true; })")
+    return str(page.inner_text("body"))
+
+
+def test_a_report_page_hides_reference_answers_without_the_token_and_shows_them_with_it(
+    server: str, page: Any, gold_report: Path
+) -> None:
+    assert shown_answers((gold_report / "report.html").read_text()) == reference_answers()  # the file has them
+    url = f"{server}/reports/{gold_report.name}/report.html"
+    page.goto(url)
+    page.wait_for_selector(".reference-answer-hidden", state="attached")  # inside closed traces
+    text = _open_every_trace(page)
+    assert shown_answers(text) == [] and shown_answers(page.content()) == []
+    assert page.locator(".reference-answer-hidden").count() == 4 and page.locator(".reference-answer").count() == 0
+    assert "Can I give blood" in text  # the rest of the trace is there
+    page.set_extra_http_headers({"Authorization": f"Bearer {TOKEN}"})
+    page.goto(url)
+    page.wait_for_selector(".reference-answer", state="attached")  # inside closed traces
+    text = _open_every_trace(page)
+    assert shown_answers(text) == reference_answers()
+    assert page.locator(".reference-answer").count() == 4 and page.locator(".reference-answer-hidden").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-with-token.png"), full_page=True)
+    assert page.problems == []

@@ -36,3 +36,13 @@ def test_check_reports_every_located_problem_and_exits_2() -> None:
     done = _cli("check", str(REPO / "tests" / "fixtures" / "bad_bundles" / "support_exposed"))
     assert done.returncode == 2
     assert "items.jsonl:1: support_doc_ids.0:" in done.stdout.replace("\n", "")
+
+
+def test_check_refuses_nan_and_infinity_with_file_line_and_field() -> None:
+    done = _cli("check", str(REPO / "tests" / "fixtures" / "bad_bundles" / "non_finite_numbers"))
+    assert done.returncode == 2
+    flat = "".join((done.stdout + done.stderr).split())  # the console wraps long lines at its width
+    assert "doc_links.jsonl:2:weight:NaNisnotafinitenumber" in flat
+    assert "doc_links.jsonl:3:weight:Infinityisnotafinitenumber" in flat
+    assert "sessions.jsonl:1:turns.0.metadata.score:-Infinity" in flat
+    assert "Traceback" not in done.stderr

@@ -49,10 +49,15 @@ def mini_report(store: EventStore, retriever: Retriever) -> EvalReport:
 
 def test_bundle_eval_scores_every_recipe_on_both_lines(mini_report: EvalReport) -> None:
     groups = {(s.recipe, s.line, s.level): s for s in mini_report.summaries}
-    for name in ("HYBRID", "SEMANTIC", "KEYWORD", "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS"):
+    for name in ("HYBRID", "SEMANTIC", "KEYWORD", "MEMKB_RAW_TURNS"):
         assert groups[(name, "knowledge", "document")].n_items == 4
     assert ("RAW_TURNS", "knowledge", "document") not in groups  # no knowledge channel
-    for name in RECIPES:
+    # Without an LLM-built memory the recipes reading mem0, graphiti or amem are left out, with a note.
+    llm_built = {n for n, r in RECIPES.items() if r.needs_profile and r.memory_system != "raw_turns"}
+    assert llm_built == {"MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEM0", "GRAPHITI", "AMEM"}
+    assert not {g[0] for g in groups} & llm_built
+    assert any("left out" in note and "mem0" in note for note in mini_report.notes)
+    for name in set(RECIPES) - llm_built:
         assert groups[(name, "memory", "turn")].n_items == 4
     assert mini_report.memory_build["cards_added"] == 6
     assert mini_report.memory_build["raw_turns.cards_linked"] == 6
@@ -91,7 +96,9 @@ def test_gold_comes_from_the_graph(mini_report: EvalReport) -> None:
     )
     assert sorted(session.gold) == ["mini-s-1", "mini-s-2"]
     first = next(
-        r for r in mini_report.rows if r.item_id == "i-mini-01" and r.recipe == "MEMKB" and r.line == "knowledge"
+        r
+        for r in mini_report.rows
+        if r.item_id == "i-mini-01" and r.recipe == "MEMKB_RAW_TURNS" and r.line == "knowledge"
     )
     assert first.metrics["first_search_hit@5"] == float("mini-blood-donation" in first.ranked[:5])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -69,7 +70,7 @@ def test_reingesting_the_same_bundle_is_a_no_op(store: EventStore) -> None:
     assert compute_fingerprint(store.driver).digest == before.digest
 
 
-@pytest.mark.parametrize("name", ["malformed_json", "missing_field", "support_exposed"])
+@pytest.mark.parametrize("name", ["malformed_json", "missing_field", "support_exposed", "non_finite_numbers"])
 def test_a_bad_bundle_is_rejected_with_file_line_field_and_writes_nothing(store: EventStore, name: str) -> None:
     folder = FIXTURES / "bad_bundles" / name
     expected = json.loads((folder / "expected_problems.json").read_text())["problems"]
@@ -104,6 +105,76 @@ def test_a_conflicting_redefinition_is_refused_before_anything_is_written(store:
         write_events(store, load_input(kb))
     assert store.head() == head
     assert count(store.driver, "MATCH (d:Document {id:'new-doc'}) RETURN count(d)") == 0
+
+
+def _changed_mini(tmp_path: Path, kind: str, line: int, change: object) -> Path:
+    """A copy of the mini bundle whose `kind`.jsonl record on `line` is passed through `change`."""
+    folder = tmp_path / "mini-changed"
+    shutil.copytree(MINI, folder)
+    path = folder / f"{kind}.jsonl"
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[line - 1])
+    change(record)  # type: ignore[operator]
+    lines[line - 1] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_a_doc_link_whose_weight_changed_is_refused_before_anything_is_written(
+    store: EventStore, tmp_path: Path
+) -> None:
+    write_events(store, load_input(MINI))
+    head, links = store.head(), count(store.driver, "MATCH ()-[r:RELATED]->() RETURN count(r)")
+    changed = _changed_mini(tmp_path, "doc_links", 1, lambda r: r.update(weight=0.5))
+    with pytest.raises(InputError) as caught:
+        write_events(store, load_input(changed))
+    [problem] = caught.value.problems
+    assert problem.field == "RELATED mini-tattoo-aftercare->mini-blood-donation"
+    assert "already holds 1 such relationship(s)" in problem.message
+    assert store.head() == head
+    assert count(store.driver, "MATCH ()-[r:RELATED]->() RETURN count(r)") == links
+
+
+def test_changed_exposure_lines_or_disclosures_of_an_existing_turn_are_refused(
+    store: EventStore, tmp_path: Path
+) -> None:
+    write_events(store, load_input(MINI))
+    head = store.head()
+
+    def shift_lines(session: dict) -> None:  # type: ignore[type-arg]
+        span = session["turns"][1]["tool_calls"][0]["returned"][0]
+        span["end_line"] = span["start_line"]  # same documents, so the turn event itself is unchanged
+
+    with pytest.raises(InputError) as caught:
+        write_events(store, load_input(_changed_mini(tmp_path / "a", "sessions", 1, shift_lines)))
+    assert [p.field for p in caught.value.problems] == ["EXPOSED of turn mini-s-1-t1"]
+
+    def other_fact(session: dict) -> None:  # type: ignore[type-arg]
+        session["turns"][2]["disclosed_fact_ids"] = ["mini-f-tattoo"]
+
+    with pytest.raises(InputError) as caught:
+        write_events(store, load_input(_changed_mini(tmp_path / "b", "sessions", 1, other_fact)))
+    assert [p.field for p in caught.value.problems] == ["DISCLOSES of turn mini-s-1-t2"]
+    assert store.head() == head
+
+
+def test_a_resumed_ingest_whose_batch_split_a_turns_exposures_is_not_refused(store: EventStore) -> None:
+    events = load_input(MINI).events
+    exposures = [i for i, e in enumerate(events) if e.event.TYPE == "DocumentExposed"]
+    first_turn = events[exposures[0]].event.turn_id  # type: ignore[attr-defined]
+    same_turn = [i for i in exposures if events[i].event.turn_id == first_turn]  # type: ignore[attr-defined]
+    assert len(same_turn) >= 2
+    store.append(events[: same_turn[0] + 1])  # killed after the turn's first exposure was committed
+    report = write_events(store, load_input(MINI))
+    assert report.appended == len(events) - same_turn[0] - 1
+    total = sum(
+        len(c["returned"])
+        for line in (MINI / "sessions.jsonl").read_text().splitlines()
+        if line.strip()
+        for t in json.loads(line)["turns"]
+        for c in t.get("tool_calls", [])
+    )
+    assert count(store.driver, "MATCH ()-[e:EXPOSED]->() RETURN count(e)") == total
 
 
 def test_a_knowledge_base_jsonl_with_a_bad_line_names_it_and_writes_nothing(store: EventStore, tmp_path: Path) -> None:

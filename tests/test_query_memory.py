@@ -11,9 +11,19 @@ from graph.events import NewEvent, ProfileCreated, SessionStarted, StateSpec, St
 from graph.events import TurnAppended as Turn
 from graph.store import EventStore
 from query.memory import LINK_BUILDER, build_document_links, build_raw_turn_cards
+from query.recipes import MEMKB_NO_LINKS, MEMKB_NO_STATE, Recipe
 from query.retriever import Retriever
 
 pytestmark = pytest.mark.neo4j
+
+
+def _raw(recipe: Recipe) -> Recipe:
+    """A MemKB ablation read over raw-turn cards (the registered ablations read Mem0's memories)."""
+    return recipe.model_copy(update={"memory_system": "raw_turns"})
+
+
+NO_LINKS_RAW = _raw(MEMKB_NO_LINKS)
+NO_STATE_RAW = _raw(MEMKB_NO_STATE)
 
 SAM_USER_TURNS = ["mini-s-1-t0", "mini-s-1-t2", "mini-s-2-t0", "mini-s-2-t2"]
 SAM_EXPOSED = {
@@ -126,7 +136,8 @@ def test_unresolvable_history_read_gives_no_link_and_is_counted(built, mini_stor
 
 def test_memkb_returns_memories_states_note_and_fused_documents(built) -> None:  # type: ignore[no-untyped-def]
     r: Retriever = built["r"]
-    result = r.search("MEMKB", "Is the flu jab something I should get this autumn?", profile_id="mini-p-sam", k=5)
+    question = "Is the flu jab something I should get this autumn?"
+    result = r.search("MEMKB_RAW_TURNS", question, profile_id="mini-p-sam", k=5)
     assert len(result.documents) == 5 and len(result.memories) == 4
     assert result.states == [] and any("no state summary" in n for n in result.notes)
     assert any("memory_linked" in h.channel_ranks for h in result.documents)
@@ -141,8 +152,8 @@ def test_memkb_returns_memories_states_note_and_fused_documents(built) -> None: 
 def test_memory_linked_channel_is_round_robin_over_ranked_cards(built) -> None:  # type: ignore[no-untyped-def]
     r: Retriever = built["r"]
     query = "Can I order my inhaler and allergy tablets online?"
-    result = r.search("MEMKB", query, profile_id="mini-p-sam", k=10)
-    cards = r.search_memories("MEMKB", query, profile_id="mini-p-sam", k=10).memories
+    result = r.search("MEMKB_RAW_TURNS", query, profile_id="mini-p-sam", k=10)
+    cards = r.search_memories("MEMKB_RAW_TURNS", query, profile_id="mini-p-sam", k=10).memories
     from query.round_robin import expand_round_robin
 
     expected = expand_round_robin([c.linked_doc_ids or _card_links(built, c.memory_id) for c in cards], 20)
@@ -161,10 +172,10 @@ def _card_links(built, memory_id: str) -> list[str]:  # type: ignore[no-untyped-
 
 def test_ablations_drop_links_or_states(built) -> None:  # type: ignore[no-untyped-def]
     r: Retriever = built["r"]
-    no_links = r.search("MEMKB_NO_LINKS", "flu jab", profile_id="mini-p-sam", k=5)
+    no_links = r.search(NO_LINKS_RAW, "flu jab", profile_id="mini-p-sam", k=5)
     assert all("memory_linked" not in h.channel_ranks for h in no_links.documents)
     assert all(m.linked_doc_ids == [] for m in no_links.memories) and len(no_links.memories) == 4
-    no_state = r.search("MEMKB_NO_STATE", "flu jab", profile_id="mini-p-sam", k=5)
+    no_state = r.search(NO_STATE_RAW, "flu jab", profile_id="mini-p-sam", k=5)
     assert not any("state summary" in n for n in no_state.notes)
     raw = r.search("RAW_TURNS", "asthma inhaler", profile_id="mini-p-sam", k=2)
     assert raw.documents == [] and raw.memories[0].memory_id == "raw_turns:mini-s-2-t0"
@@ -182,7 +193,7 @@ def test_history_cutoff_hides_later_cards(built) -> None:  # type: ignore[no-unt
 
 def test_every_returned_id_resolves_in_the_graph(built, mini_store) -> None:  # type: ignore[no-untyped-def]
     r: Retriever = built["r"]
-    for recipe in ("HYBRID", "SEMANTIC", "KEYWORD", "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "RAW_TURNS"):
+    for recipe in ("HYBRID", "SEMANTIC", "KEYWORD", "MEMKB_RAW_TURNS", NO_STATE_RAW, NO_LINKS_RAW, "RAW_TURNS"):
         result = r.search(recipe, "asthma and allergy tablets", profile_id="mini-p-sam", k=10)
         with mini_store.driver.session() as session:
             for hit in result.documents:
@@ -223,13 +234,13 @@ def test_states_are_returned_and_respect_the_cutoff(built, mini_store) -> None: 
         ]
     )
     r: Retriever = built["r"]
-    result = r.search("MEMKB", "strength class", profile_id="mini-p-ravi", k=3)
+    result = r.search("MEMKB_RAW_TURNS", "strength class", profile_id="mini-p-ravi", k=3)
     assert [s.state_id for s in result.states] == ["ravi-st-1", "ravi-st-2"]
     assert result.states[0].source_turn_ids == ["mini-s-3-t0"]
-    cut = r.search("MEMKB", "strength class", profile_id="mini-p-ravi", k=3, before_turn_id="mini-s-3-t1")
+    cut = r.search("MEMKB_RAW_TURNS", "strength class", profile_id="mini-p-ravi", k=3, before_turn_id="mini-s-3-t1")
     assert [s.state_id for s in cut.states] == ["ravi-st-1"]
     assert any("after the history cut-off" in n for n in cut.notes)
-    assert r.search("MEMKB_NO_STATE", "strength class", profile_id="mini-p-ravi", k=3).states == []
+    assert r.search(NO_STATE_RAW, "strength class", profile_id="mini-p-ravi", k=3).states == []
 
 
 def test_linked_document_without_chunks_is_a_clear_error(built, mini_store) -> None:  # type: ignore[no-untyped-def]
@@ -252,5 +263,5 @@ def test_linked_document_without_chunks_is_a_clear_error(built, mini_store) -> N
     )
     r: Retriever = built["r"]
     with pytest.raises(DocumentNotChunkedError, match="unchunked-doc"):
-        r.search("MEMKB", "knee pain", profile_id="ghost-p", k=5)
+        r.search("MEMKB_RAW_TURNS", "knee pain", profile_id="ghost-p", k=5)
     assert r.read("unchunked-doc").lines == ["one line"]  # the text itself is still readable

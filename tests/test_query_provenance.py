@@ -13,6 +13,9 @@ from query.retriever import Retriever
 
 pytestmark = pytest.mark.neo4j
 
+# The recipes this module's raw-turn cards serve (the LLM-built systems prove their provenance in test_memory_*).
+RAW_OR_NONE = [n for n, r in RECIPES.items() if not r.needs_profile or r.memory_system == "raw_turns"]
+
 
 @pytest.fixture(scope="module")
 def sample(sample_store: EventStore, encoder):  # type: ignore[no-untyped-def]
@@ -34,7 +37,7 @@ def test_every_returned_id_resolves_for_every_recipe_and_item(sample) -> None:  
     checked = {"documents": 0, "memories": 0, "links": 0}
     with store.driver.session() as session:
         for question, profile in items:
-            for name in RECIPES:
+            for name in RAW_OR_NONE:
                 result = retriever.search(name, question, profile_id=profile, k=5)
                 for hit in result.documents:
                     row = session.run(
@@ -63,4 +66,4 @@ def test_every_returned_id_resolves_for_every_recipe_and_item(sample) -> None:  
                         ).single()["ids"]
                         assert set(mem.linked_doc_ids) <= set(linked)
                         checked["links"] += len(mem.linked_doc_ids)
-    assert checked["documents"] == len(items) * 6 * 5 and checked["memories"] > 0 and checked["links"] > 0
+    assert checked["documents"] == len(items) * 4 * 5 and checked["memories"] > 0 and checked["links"] > 0

@@ -60,7 +60,14 @@ def test_terms_keep_possessive_and_stem() -> None:
 
 
 def test_recipes_are_frozen_and_named() -> None:
-    assert set(RECIPES) == {"HYBRID", "SEMANTIC", "KEYWORD", "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "RAW_TURNS"}
+    assert set(RECIPES) == {
+        "HYBRID", "SEMANTIC", "KEYWORD", "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEMKB_RAW_TURNS", "RAW_TURNS",
+        "MEM0", "GRAPHITI", "AMEM",
+    }
+    # MemKB reads Mem0's memories, as in the paper; its raw-turn variant needs no LLM
+    assert {MEMKB.memory_system, MEMKB_NO_STATE.memory_system, MEMKB_NO_LINKS.memory_system} == {"mem0"}
+    assert get_recipe("MEMKB_RAW_TURNS").memory_system == "raw_turns" and RAW_TURNS.memory_system == "raw_turns"
+    assert {get_recipe(n).memory_system for n in ("MEM0", "GRAPHITI", "AMEM")} == {"mem0", "graphiti", "amem"}
     assert get_recipe("memkb-no-links") is MEMKB_NO_LINKS
     assert MEMKB.knowledge_channels == ("memory_linked", "semantic", "keyword") and MEMKB.return_states
     assert not MEMKB_NO_STATE.return_states and "memory_linked" in MEMKB_NO_STATE.knowledge_channels

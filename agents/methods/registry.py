@@ -1,28 +1,32 @@
 """The method registry. A method is data: a label, tool bindings (tool name -> retrieval recipe), whether the
-state summary S(H) goes into the system prompt, and which memory system it reads.
+state summary S(H) goes into the system prompt, and whether it is one of the paper's five compared methods.
+What it reads is derived from its recipes: the memory system (the recipes' `memory_system`), whether it needs
+S(H) (a recipe returns states, or S(H) is in the prompt) and whether MemKB's document links must exist (a recipe
+has the memory_linked channel).
 
-CLI names match recipe names (`--methods MEMKB,HYBRID`):
+CLI names match recipe names (`--methods MEMKB,HYBRID`); `--methods all` runs the paper's five, `every` all:
 
-| CLI name         | paper's method                 | tools (recipe)                                          |
-| ---------------- | ------------------------------ | ------------------------------------------------------- |
-| HYBRID           | No Memory + Hybrid             | kb_search (HYBRID), read                                |
-| SEMANTIC         | No Memory + Semantic           | kb_search (SEMANTIC), read                              |
-| KEYWORD          | No Memory + Keyword            | kb_search (KEYWORD), read                               |
-| RAW_TURNS        | Raw turns + Hybrid             | memory_search (RAW_TURNS), kb_search (HYBRID), read     |
-| MEMKB            | MemKB                          | memkb_search (MEMKB), read; S(H) in the system prompt   |
-| MEMKB_NO_STATE   | MemKB without state summary    | memkb_search (MEMKB_NO_STATE), read                     |
-| MEMKB_NO_LINKS   | MemKB without document links   | memkb_search (MEMKB_NO_LINKS), read; S(H) in the prompt |
-
-Mem0, Graphiti and A-MEM plug in with `register_method(MethodSpec(name="MEM0", tools=(ToolBinding("memory_search",
-"MEM0"), ToolBinding("kb_search", "HYBRID"), ToolBinding("read")), memory_system="mem0", ...))` once their
-memory systems and recipes exist; nothing else changes.
+| CLI name | paper's method | tools (recipe) | memory |
+| --- | --- | --- | --- |
+| HYBRID | No Memory + Hybrid | kb_search (HYBRID), read | - |
+| MEM0 | Mem0 + Hybrid | memory_search (MEM0), kb_search (HYBRID), read | mem0 |
+| GRAPHITI | Graphiti + Hybrid | memory_search (GRAPHITI), kb_search (HYBRID), read | graphiti |
+| AMEM | A-MEM + Hybrid | memory_search (AMEM), kb_search (HYBRID), read | amem |
+| MEMKB | MemKB (on Mem0's memories) | memkb_search (MEMKB), read; S(H) in the system prompt | mem0 |
+| SEMANTIC | No Memory + Semantic | kb_search (SEMANTIC), read | - |
+| KEYWORD | No Memory + Keyword | kb_search (KEYWORD), read | - |
+| RAW_TURNS | Raw turns + Hybrid | memory_search (RAW_TURNS), kb_search (HYBRID), read | raw_turns |
+| MEMKB_RAW_TURNS | MemKB on raw-turn cards | memkb_search (MEMKB_RAW_TURNS), read; S(H) in the prompt | raw_turns |
+| MEMKB_NO_STATE | MemKB without state summary | memkb_search (MEMKB_NO_STATE), read | mem0 |
+| MEMKB_NO_LINKS | MemKB without document links | memkb_search (MEMKB_NO_LINKS), read; S(H) in the prompt | mem0 |
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 from agents.tools.definitions import TOOL_NAMES
+from query.recipes import Recipe, get_recipe
 
 
 class UnknownMethodError(ValueError):
@@ -45,16 +49,29 @@ class MethodSpec(BaseModel):
     description: str
     tools: tuple[ToolBinding, ...]
     state_in_prompt: bool = False
-    memory_system: str | None = None
-    needs_memory_links: bool = False
+    # one of the five methods of the paper's headline comparison (`--methods all`)
+    in_paper: bool = False
     state_system: str = "memkb"
+
+    def recipes(self) -> list[Recipe]:
+        return [get_recipe(b.recipe) for b in self.tools if b.recipe]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def memory_system(self) -> str | None:
+        """The memory system whose memories the method's tools read (None: no memory of the user)."""
+        systems = [r.memory_system for r in self.recipes() if r.needs_profile]
+        return systems[0] if systems else None
 
     @property
     def needs_states(self) -> bool:
         """True when the method shows S(H) (prompt or search responses) and so needs a state summary."""
-        return self.state_in_prompt or any(
-            b.recipe in {"MEMKB", "MEMKB_NO_LINKS"} for b in self.tools if b.tool == "memkb_search"
-        )
+        return self.state_in_prompt or any(r.return_states for r in self.recipes())
+
+    @property
+    def needs_memory_links(self) -> bool:
+        """True when a recipe reads MemKB's card-document links (the memory_linked channel)."""
+        return any("memory_linked" in r.knowledge_channels for r in self.recipes())
 
     def recipe_for(self, tool: str) -> str | None:
         for binding in self.tools:
@@ -75,6 +92,9 @@ def register_method(spec: MethodSpec, *aliases: str) -> MethodSpec:
     unknown = [b.tool for b in spec.tools if b.tool not in TOOL_NAMES]
     if unknown:
         raise ValueError(f"method {spec.name}: unknown tool(s) {unknown}; known tools: {', '.join(TOOL_NAMES)}")
+    systems = {r.memory_system for r in spec.recipes() if r.needs_profile}
+    if len(systems) > 1:
+        raise ValueError(f"method {spec.name}: its tools read several memory systems {sorted(systems)}; use one")
     METHODS[spec.name] = spec
     for alias in aliases:
         _ALIASES[alias.upper()] = spec.name
@@ -92,8 +112,11 @@ def get_method(name: str) -> MethodSpec:
 
 
 def parse_methods(text: str) -> list[MethodSpec]:
-    """`MEMKB,HYBRID` -> method specs in order without repeats; `all` -> every registered method."""
+    """`MEMKB,HYBRID` -> method specs in order without repeats; `all` -> the paper's five compared methods;
+    `every` -> every registered method."""
     if text.strip().lower() == "all":
+        return [m for m in METHODS.values() if m.in_paper]
+    if text.strip().lower() == "every":
         return list(METHODS.values())
     names = [part for part in (p.strip() for p in text.split(",")) if part]
     if not names:
@@ -106,16 +129,44 @@ def parse_methods(text: str) -> list[MethodSpec]:
 
 
 READ = ToolBinding(tool="read")
+HYBRID_KB = ToolBinding(tool="kb_search", recipe="HYBRID")
 
 register_method(
     MethodSpec(
         name="HYBRID",
         label="No Memory + Hybrid",
         description="knowledge search (RRF of semantic and keyword) and Read; no memory of the user",
-        tools=(ToolBinding(tool="kb_search", recipe="HYBRID"), READ),
+        tools=(HYBRID_KB, READ),
+        in_paper=True,
     ),
     "NO_MEMORY_HYBRID",
     "NO_MEMORY",
+)
+for _name, _label, _what in (
+    ("MEM0", "Mem0 + Hybrid", "Mem0's memories (its own search, cosine)"),
+    ("GRAPHITI", "Graphiti + Hybrid", "Graphiti's relation facts (its hybrid search)"),
+    ("AMEM", "A-MEM + Hybrid", "A-MEM's notes (its retriever)"),
+):
+    register_method(
+        MethodSpec(
+            name=_name,
+            label=_label,
+            description=f"memory search over {_what}, a separate Hybrid knowledge search, and Read",
+            tools=(ToolBinding(tool="memory_search", recipe=_name), HYBRID_KB, READ),
+            in_paper=True,
+        ),
+        f"{_name}_HYBRID",
+    )
+register_method(
+    MethodSpec(
+        name="MEMKB",
+        label="MemKB",
+        description="memkb_search over Mem0's memories (memory cards, the state list S(H), RRF of memory-linked, "
+        "semantic and keyword documents) and Read; S(H) in the system prompt",
+        tools=(ToolBinding(tool="memkb_search", recipe="MEMKB"), READ),
+        state_in_prompt=True,
+        in_paper=True,
+    ),
 )
 register_method(
     MethodSpec(
@@ -138,25 +189,18 @@ register_method(
         name="RAW_TURNS",
         label="Raw turns + Hybrid",
         description="memory search over verbatim user-turn cards, separate Hybrid knowledge search, and Read",
-        tools=(
-            ToolBinding(tool="memory_search", recipe="RAW_TURNS"),
-            ToolBinding(tool="kb_search", recipe="HYBRID"),
-            READ,
-        ),
-        memory_system="raw_turns",
+        tools=(ToolBinding(tool="memory_search", recipe="RAW_TURNS"), HYBRID_KB, READ),
     ),
     "RAW_TURNS_HYBRID",
 )
 register_method(
     MethodSpec(
-        name="MEMKB",
-        label="MemKB",
-        description="memkb_search (memory cards, the state list S(H), RRF of memory-linked, semantic and keyword "
-        "documents) and Read; S(H) in the system prompt",
-        tools=(ToolBinding(tool="memkb_search", recipe="MEMKB"), READ),
+        name="MEMKB_RAW_TURNS",
+        label="MemKB on raw turns",
+        description="MemKB whose memory cards are verbatim user turns (no LLM needed to build them); S(H) in the "
+        "system prompt",
+        tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_RAW_TURNS"), READ),
         state_in_prompt=True,
-        memory_system="raw_turns",
-        needs_memory_links=True,
     ),
 )
 register_method(
@@ -165,8 +209,6 @@ register_method(
         label="MemKB w/o state summary",
         description="MemKB without S(H): no state list in the prompt or in search responses",
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_NO_STATE"), READ),
-        memory_system="raw_turns",
-        needs_memory_links=True,
     ),
 )
 register_method(
@@ -176,6 +218,5 @@ register_method(
         description="MemKB whose documents come from semantic and keyword search only (memory texts and S(H) kept)",
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_NO_LINKS"), READ),
         state_in_prompt=True,
-        memory_system="raw_turns",
     ),
 )

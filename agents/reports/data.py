@@ -96,6 +96,8 @@ def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMet
         "budget": record.config.get("budget"),
         "judges": record.config.get("judges"),
         "state_summaries": record.config.get("state_summaries", {}),
+        "memory_system": (record.config.get("method") or {}).get("memory_system"),
+        "memory_build": (record.config.get("memory_build") or {}).get("total"),
         "usage": record.usage,
         "metrics": metrics,
         "n_profiles": len({r.profile_id for r in rows}),

@@ -29,6 +29,12 @@ code{font-size:12px}
 """
 
 
+# Shown where a served copy of the report leaves a gold field out (see api/reports.py).
+GOLD_HIDDEN_NOTE = (
+    "hidden: gold, shown only to requests that carry the API token (or when the server reveals reference answers)"
+)
+
+
 def node_link(node_id: str, text: str | None = None) -> str:
     """A link into the graph browser for any node id."""
     return f'<a href="/browser#node={quote(node_id, safe="")}"><code>{escape(text or node_id)}</code></a>'
@@ -75,6 +81,20 @@ def render_html(data: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _memory_note(run: dict[str, Any]) -> str:
+    """Which memory system the run read and what building it cost (pairs, LLM calls, tokens, seconds)."""
+    system = run.get("memory_system")
+    if not system:
+        return "memory: none"
+    build = run.get("memory_build") or {}
+    if not build:
+        return f"memory: {system}"
+    return (
+        f"memory: {system} ({build.get('pairs', 0)} pairs, {build.get('llm_calls', 0)} LLM calls, "
+        f"{build.get('tokens_in', 0):,}+{build.get('tokens_out', 0):,} tokens, {build.get('seconds', 0)} s)"
+    )
+
+
 def _summary(data: dict[str, Any]) -> str:
     rows = []
     for run in data["runs"]:
@@ -83,7 +103,8 @@ def _summary(data: dict[str, Any]) -> str:
         cost = usage.get("cost_usd")
         rows.append(
             "<tr>"
-            f"<td>{escape(run['label'])}<br>{node_link(run['run_id'])}</td><td>{escape(run['status'])}</td>"
+            f"<td>{escape(run['label'])}<br>{node_link(run['run_id'])}<br>"
+            f"<span class='muted'>{escape(_memory_note(run))}</span></td><td>{escape(run['status'])}</td>"
             f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td>"
             f"<td class='n'><b>{_pct(m['accuracy'])}</b><br><span class='muted'>{m['n_pass']}/{m['n_items']}</span></td>"
             f"<td class='n'>{m['n_needs_adjudication']}</td>"
@@ -272,6 +293,8 @@ def _records(data: dict[str, Any]) -> str:
                 "seeds",
                 "versions",
                 "state_summaries",
+                "memory_system",
+                "memory_build",
                 "usage",
             )
         }
@@ -287,7 +310,9 @@ def _items(data: dict[str, Any]) -> str:
         return ""
     runs = data["runs"]
     out = ["<h2>Items</h2><p class='muted'>Each row expands to its evidence trace.</p>"]
-    for item in data["items"]:
+    redacted = set(data.get("redacted_fields") or ())
+    for index, item in enumerate(data["items"]):
+        answer_hidden = f"items[{index}].reference_answer" in redacted
         cells = []
         for run in runs:
             attempt = item["attempts"].get(run["run_id"])
@@ -300,17 +325,26 @@ def _items(data: dict[str, Any]) -> str:
             )
         out.append(
             f"<details><summary><code>{escape(item['item_id'])}</code> {escape(item['question'][:120])} &mdash; "
-            f"{' &middot; '.join(cells)}</summary>{_trace(item, runs)}</details>"
+            f"{' &middot; '.join(cells)}</summary>{_trace(item, runs, answer_hidden)}</details>"
         )
     return "".join(out)
 
 
-def _trace(item: dict[str, Any], runs: list[dict[str, Any]]) -> str:
+def _reference_answer(answer: Any, hidden: bool) -> str:
+    """The item's reference answer (gold), or a note that this copy of the report leaves it out."""
+    if hidden:
+        return f"<p class='muted reference-answer-hidden'><b>Reference answer</b> {escape(GOLD_HIDDEN_NOTE)}</p>"
+    if answer is None:
+        return "<p class='muted'><b>Reference answer</b> none given</p>"
+    return f"<details class='reference-answer'><summary>Reference answer</summary><p>{escape(str(answer))}</p></details>"
+
+
+def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool = False) -> str:
     out = [
         "<div class='trace'>",
         f"<p><b>Item</b> {node_link(item['item_id'])} of profile {node_link(item['profile_id'])}, asked "
         f"{escape(str(item['asked_at']))}</p><p><b>Question.</b> {escape(item['question'])}</p>",
-        f"<details><summary>Reference answer</summary><p>{escape(str(item['reference_answer']))}</p></details>",
+        _reference_answer(item.get("reference_answer"), answer_hidden),
         "<p><b>Support documents:</b> " + ", ".join(node_link(d) for d in item["support_doc_ids"]) + "</p>",
         "<h3>Requirements</h3><ul>",
     ]

@@ -31,14 +31,15 @@ def render_markdown(data: dict[str, Any]) -> str:
         "",
         "## Summary",
         "",
-        "| method | run | status | items | accuracy | needs adj. | Read Recall | first-search hit | search hit | "
-        "avg turns | avg tokens |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| method | memory | run | status | items | accuracy | needs adj. | Read Recall | first-search hit | "
+        "search hit | avg turns | avg tokens |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in data["runs"]:
         m = run["metrics"]
         lines.append(
-            f"| {run['label']} | `{run['run_id']}` | {run['status']} | {m['n_items']} | {_pct(m['accuracy'])} "
+            f"| {run['label']} | {run.get('memory_system') or '-'} | `{run['run_id']}` | {run['status']} | "
+            f"{m['n_items']} | {_pct(m['accuracy'])} "
             f"({m['n_pass']}/{m['n_items']}) | {m['n_needs_adjudication']} | {_pct(m['read_recall'])} | "
             f"{_pct(m['first_search_hit_rate'])} | {_pct(m['search_hit_rate'])} | {_num(m['avg_turns'])} | "
             f"{_num(m['avg_tokens'], 0)} |"

@@ -1,5 +1,8 @@
 """Writing a report folder (report.html, report.json, report.md) and remembering the latest one, so that
-`./colabench report --latest` finds it (an evaluation batch, or a retrieval-only report)."""
+`./colabench report --latest` finds it (an evaluation batch, or a retrieval-only report).
+
+The files on disk are the full report, gold included (reference answers): they are the researcher's copy.
+`./colabench serve` never hands them out as they are; it serves copies without gold (api/reports.py)."""
 
 from __future__ import annotations
 
@@ -28,14 +31,24 @@ def latest_pointer() -> Path:
     return reports_dir() / "latest.json"
 
 
+# The pages of a report folder, rendered from its report.json (the API renders them again when it serves them,
+# from a copy of the data without gold fields unless the request may see them).
+PAGE_NAMES = ("report.html", "report.md")
+
+
+def render_page(data: dict[str, Any], name: str) -> str:
+    """report.html or report.md of this report data (KeyError for another name or an unknown kind)."""
+    html, markdown = _RENDERERS[data["kind"]]
+    return {"report.html": html, "report.md": markdown}[name](data)
+
+
 def write_report(data: dict[str, Any], out: Path) -> Path:
     """Write the three files into `out` and point `latest.json` at them; returns the HTML path."""
-    html, markdown = _RENDERERS[data["kind"]]
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", "utf-8")
-    (out / "report.md").write_text(markdown(data), "utf-8")
+    (out / "report.md").write_text(render_page(data, "report.md"), "utf-8")
     html_path = out / "report.html"
-    html_path.write_text(html(data), "utf-8")
+    html_path.write_text(render_page(data, "report.html"), "utf-8")
     pointer = {
         "kind": data.get("kind"),
         "path": str(out.resolve()),

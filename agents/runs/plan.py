@@ -89,6 +89,11 @@ def roles_for(method: MethodSpec, judges: tuple[str, ...]) -> tuple[str, ...]:
     roles = ["answerer"]
     if method.needs_states:
         roles.append("state")
+    if method.memory_system:
+        from agents.memory.registry import get_memory_system
+
+        if get_memory_system(method.memory_system).needs_llm:
+            roles.append("memory")
     if judges:
         roles.append("judge")
     return tuple(roles)

@@ -20,13 +20,14 @@ from agents.answerer import AgentTask, AnsweringAgent
 from agents.judging.reference import MaterialSource
 from agents.llm.accounting import UsageLedger
 from agents.llm.roles import LLMRoles
-from agents.methods.memory import prepare_memory
+from agents.memory.prepare import prepare_memory
+from agents.memory.registry import get_memory_system
+from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
 from agents.runs.attempt import attempt_complete, process_attempt
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.record import library_versions
-from agents.runs.state import item_contexts, profile_states, run_progress
-from agents.state_summary import summarize_profile
+from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
 from agents.tools.execution import SearchBackend
 from graph.events import NewEvent, RunFinished, RunStarted
 from graph.store import EventStore
@@ -86,10 +87,14 @@ def execute_batch(
     notes: list[str] = []
     profiles = sorted(set(plan.profiles.values()))
 
-    for system in sorted({r.method.memory_system for r in plan.runs if r.method.memory_system}):
+    systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
+    for system in systems:
         progress.stage(f"memory ({system}) for {len(profiles)} profile(s)")
+        linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
+        llm = roles.client("memory") if get_memory_system(system).needs_llm else None
         for profile_id in profiles:
-            prepare_memory(system, store, retriever, profile_id)
+            prepare_memory(system, store, retriever, profile_id, llm=llm, links=linked)
+    memory_costs = {system: memory_build_costs(store, system, profiles) for system in systems}
 
     summaries: dict[str, str] = {}
     if any(r.method.needs_states for r in plan.runs):
@@ -137,6 +142,8 @@ def execute_batch(
                                 "judges": list(judges),
                                 "batch": plan.config,
                                 "state_summaries": summaries if run.method.needs_states else {},
+                                "memory_system": run.method.memory_system,
+                                "memory_build": memory_costs.get(run.method.memory_system or "", {}),
                                 "notes": notes,
                             },
                             models=roles.public_records(list(run.roles)),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.history import last_turn_before
-from agents.state_summary import STATE_SYSTEM
+from agents.memory.state_summary import STATE_SYSTEM
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from query.results import StateHit
@@ -68,3 +68,17 @@ def profile_states(store: EventStore, profile_id: str) -> list[StateHit]:
     """The active states of the profile's MemKB state summary, for the system prompt."""
     states, _notes = load_states(store.driver, store.database, profile_id, STATE_SYSTEM)
     return states
+
+
+def memory_build_costs(store: EventStore, system: str, profile_ids: list[str] | None = None) -> dict[str, Any]:
+    """What building `system`'s memory cost for these profiles (from its MemoryPairProcessed events): pairs,
+    LLM calls, tokens and seconds, per profile and in total (empty for systems that do not build by pair)."""
+    with store.driver.session(database=store.database) as session:
+        rows = [dict(r) for r in session.run(load_cypher("memory/build_steps"), system=system, profile_ids=profile_ids)]
+    if not rows:
+        return {}
+    total = {k: sum(r[k] or 0 for r in rows) for k in ("pairs", "llm_calls", "tokens_in", "tokens_out", "seconds")}
+    total["seconds"] = round(float(total["seconds"]), 3)
+    total["seconds_per_pair"] = round(total["seconds"] / total["pairs"], 4) if total["pairs"] else None
+    profiles = {r["profile_id"]: {k: v for k, v in r.items() if k != "profile_id"} for r in rows}
+    return {"total": total, "profiles": profiles}

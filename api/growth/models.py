@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from graph.json_values import require_json_value
 from ingest.bundle.models import LineSpan
 
 # Client-chosen ids stay URL- and log-friendly (they appear in browser links such as /browser#node=<id>).
@@ -22,6 +23,12 @@ MAX_TEXT_CHARS = 50_000
 
 class GrowthRecord(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _survives_canonical_json(cls, value: Any) -> Any:
+        # The event models' check, run on the request so the error names the record and field.
+        return require_json_value(value)
 
 
 def _check_timestamp(value: str | None) -> str | None:

@@ -14,6 +14,7 @@ from api.loaders import Loaders
 
 if TYPE_CHECKING:
     from api.resources import Resources
+    from api.settings import ApiSettings
 
 
 class Auth(Enum):
@@ -32,6 +33,12 @@ def check_bearer(header: str | None, token: str | None) -> Auth:
     if scheme.lower() != "bearer" or not value.strip() or token is None:
         return Auth.BAD_TOKEN
     return Auth.TOKEN if hmac.compare_digest(value.strip().encode(), token.encode()) else Auth.BAD_TOKEN
+
+
+def gold_visible(settings: ApiSettings, auth: Auth) -> bool:
+    """Whether a request may see gold fields (reference answers): the server reveals them to everyone, or the
+    request carries the token. The one rule for GraphQL, its response cache and the report pages."""
+    return settings.reveal_reference_answers or auth is Auth.TOKEN
 
 
 class ApiContext(BaseContext):
@@ -70,7 +77,7 @@ class ApiContext(BaseContext):
     @property
     def gold_visible(self) -> bool:
         """Gold fields may be shown: the config reveals them, or the request carries the token."""
-        return self.settings.reveal_reference_answers or self.auth is Auth.TOKEN
+        return gold_visible(self.settings, self.auth)
 
 
 Info: TypeAlias = strawberry.Info[ApiContext, Any]

@@ -162,7 +162,8 @@ class Query:
 
     @strawberry.field(
         description="Run a named retrieval recipe (HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, "
-        "RAW_TURNS); every hit resolves in the graph. Default recipe: MEMKB with a profile, HYBRID without."
+        "MEMKB_RAW_TURNS, RAW_TURNS, MEM0, GRAPHITI, AMEM); every hit resolves in the graph. Default recipe: "
+        "MEMKB_RAW_TURNS with a profile (the API's appended turns get raw-turn cards), HYBRID without."
     )
     async def search(
         self,
@@ -180,7 +181,7 @@ class Query:
             raise BadInputError("query must be at most 2,000 characters")
         if k < 1 or k > MAX_SEARCH_K:
             raise BadInputError(f"k must be between 1 and {MAX_SEARCH_K}, got {k}")
-        name = recipe or ("MEMKB" if profile else "HYBRID")
+        name = recipe or ("MEMKB_RAW_TURNS" if profile else "HYBRID")
         resources = context_of(info).resources
         from query.errors import QueryError
 

@@ -14,3 +14,4 @@ CREATE CONSTRAINT run_id_unique IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQUE
 CREATE CONSTRAINT attempt_id_unique IF NOT EXISTS FOR (n:Attempt) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT toolcall_id_unique IF NOT EXISTS FOR (n:ToolCall) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT judgment_id_unique IF NOT EXISTS FOR (n:Judgment) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT memory_build_step_id_unique IF NOT EXISTS FOR (n:MemoryBuildStep) REQUIRE n.id IS UNIQUE;

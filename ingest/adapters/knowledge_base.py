@@ -17,6 +17,14 @@ ACTOR = "ingest:kb"
 _RECORD_FIELDS = set(DocumentRecord.model_fields)
 
 
+def _as_written(problem: Problem, moved: set[str]) -> Problem:
+    """A problem in a top-level field the loader moved into `metadata`, named as the line has it."""
+    head, _, rest = problem.field.partition(".")
+    if head == "metadata" and rest.partition(".")[0] in moved:
+        return Problem(problem.file, problem.line, rest, problem.message)
+    return problem
+
+
 def load_knowledge_base(path: Path) -> AdapterResult:
     """Validate every line first (a bad line rejects the file), then build the document events."""
     problems: list[Problem] = []
@@ -28,7 +36,9 @@ def load_knowledge_base(path: Path) -> AdapterResult:
         try:
             record = DocumentRecord.model_validate({**core, "metadata": {**extra, **(raw.get("metadata") or {})}})
         except ValidationError as exc:
-            problems.extend(problems_from_validation(str(path), number, exc))
+            given = raw.get("metadata")
+            moved = set(extra) - set(given if isinstance(given, dict) else ())
+            problems.extend(_as_written(p, moved) for p in problems_from_validation(str(path), number, exc))
             continue
         if record.doc_id in seen:
             problems.append(

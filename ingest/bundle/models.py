@@ -9,13 +9,21 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from graph.json_values import require_json_value
 
 Id = str
 
 
 class Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _survives_canonical_json(cls, value: Any) -> Any:
+        # The same check as the event models, here so that a NaN or Infinity is reported at its file and line.
+        return require_json_value(value)
 
 
 class BundleManifest(Record):

@@ -1,5 +1,7 @@
-"""`colabench eval retrieval` end to end: ingest if needed, build raw-turn cards (and document links when a
-recipe reads them) for the dataset's profiles, evaluate every recipe, summarise."""
+"""`colabench eval retrieval` end to end: ingest if needed, build the memory the recipes read for the dataset's
+profiles (raw-turn cards here; other systems through the `memory_builder` the caller passes, since their
+writers live above the query room), link cards to documents when a recipe reads links, evaluate every recipe,
+summarise. A recipe whose memory system has no memories for the dataset is left out, with a note saying so."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from query.evaluation.datasets import Progress, prepare_dataset
 from query.evaluation.report import EvalReport, summarise
@@ -17,6 +20,16 @@ from query.memory.raw_turns import SYSTEM as RAW_TURNS
 from query.memory.raw_turns import build_raw_turn_cards
 from query.recipes import Recipe
 from query.retriever import Retriever
+
+# (system, profile ids, progress callback (done, total)) -> build counts
+MemoryBuilder = Callable[[str, list[str], Callable[[int, int], None] | None], dict[str, int]]
+
+
+def card_counts(store: EventStore, profile_ids: Sequence[str]) -> dict[str, int]:
+    """Live memory cards per memory system among these profiles."""
+    with store.driver.session(database=store.database) as session:
+        rows = session.run(load_cypher("memory/card_counts"), profile_ids=list(profile_ids))
+        return {r["system"]: int(r["n"]) for r in rows}
 
 
 def run_retrieval_eval(
@@ -29,6 +42,7 @@ def run_retrieval_eval(
     *,
     limit: int | None = None,
     progress: Progress | None = None,
+    memory_builder: MemoryBuilder | None = None,
 ) -> EvalReport:
     """Evaluate `recipes` on dataset `kind` at `path` and return the report (rows and summaries)."""
     seconds: dict[str, float] = {}
@@ -36,11 +50,7 @@ def run_retrieval_eval(
     dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress)
     seconds["prepare"] = time.perf_counter() - started
     notes = list(dataset.notes)
-    systems = {r.memory_system for r in recipes if r.memory_channels}
-    if systems - {RAW_TURNS}:
-        notes.append(
-            f"memory systems {sorted(systems - {RAW_TURNS})} are not built here; their cards must already exist"
-        )
+    systems = {r.memory_system for r in recipes if r.needs_profile}
     memory_build: dict[str, int] = {}
     profiles = dataset.profile_ids
     if profiles and RAW_TURNS in systems:
@@ -53,9 +63,27 @@ def run_retrieval_eval(
             )
         )
         seconds["memory_cards"] = time.perf_counter() - t0
+    if profiles and memory_builder is not None:
+        for system in sorted(systems - {RAW_TURNS}):
+            t0 = time.perf_counter()
+            counts = memory_builder(system, profiles, _phase(progress, f"memory ({system})"))
+            memory_build.update({f"{system}.{name}": value for name, value in counts.items()})
+            seconds[f"memory_{system}"] = time.perf_counter() - t0
+    if profiles:
+        have = card_counts(store, profiles)
+        absent = sorted(s for s in systems if not have.get(s))
+        if absent:
+            dropped = [r.name for r in recipes if r.needs_profile and r.memory_system in absent]
+            notes.append(
+                f"recipes {', '.join(dropped)} left out: memory system(s) {', '.join(absent)} have no memories for "
+                "this dataset's profiles (build them with `./colabench memory build --system NAME`; the LLM-built "
+                "systems need an LLM endpoint)"
+            )
+            recipes = [r for r in recipes if r.name not in dropped]
+            systems -= set(absent)
     if profiles and dataset.has_knowledge and any("memory_linked" in r.knowledge_channels for r in recipes):
         t0 = time.perf_counter()
-        for system in sorted(systems):
+        for system in sorted({r.memory_system for r in recipes if "memory_linked" in r.knowledge_channels}):
             counts = build_document_links(
                 store,
                 retriever,

@@ -9,6 +9,8 @@ tests/fixtures/bad_bundles/<case>/     the same bundle with one defect each, plu
     malformed_json   facts.jsonl line 2 is not valid JSON                       (read_bundle rejects)
     missing_field    items.jsonl line 1 has no `question`                        (read_bundle rejects)
     support_exposed  item i-mini-01's support document was returned by a search  (check_bundle reports)
+    non_finite_numbers  doc_links.jsonl lines 2-3 weigh NaN and Infinity, a turn's metadata -Infinity
+                     (read_bundle rejects: canonical JSON has no such numbers)
 
 The leaflets are invented for tests (a fictional clinic with fictional rules); they are not medical advice.
 Deterministic: same script, same bytes.
@@ -587,6 +589,10 @@ stage that rejects it and the located problems (file, line, field) it must repor
   `items.jsonl:1: question: Field required`.
 * `support_exposed`: the session-1 search also returns `mini-blood-donation`, the support document of
   `i-mini-01`. `check_bundle` reports `items.jsonl:1: support_doc_ids.0: ... already exposed ...`.
+* `non_finite_numbers`: lines 2 and 3 of `doc_links.jsonl` have `"weight": NaN` and `"weight": Infinity`, and
+  the first turn of session 1 has `"metadata": {"score": -Infinity}`. `read_bundle` raises `InputError` with
+  `doc_links.jsonl:2: weight: NaN is not a finite number ...`, `doc_links.jsonl:3: weight: ...` and
+  `sessions.jsonl:1: turns.0.metadata.score: ...`.
 """
 
 
@@ -646,6 +652,21 @@ def main() -> int:
     cases["support_exposed"] = {
         "stage": "check_bundle",
         "problems": [{"file": "items.jsonl", "line": 1, "field": "support_doc_ids.0"}],
+    }
+
+    broken = copy.deepcopy(records)
+    # numbers JSON has no word for (Python's json writes them as NaN / Infinity / -Infinity)
+    broken["doc_links"][1]["weight"] = float("nan")
+    broken["doc_links"][2]["weight"] = float("inf")
+    broken["sessions"][0]["turns"][0]["metadata"] = {"score": float("-inf")}
+    write_bundle(BAD / "non_finite_numbers", broken, {**MANIFEST, "name": "bad-non-finite-numbers"})
+    cases["non_finite_numbers"] = {
+        "stage": "read_bundle",
+        "problems": [
+            {"file": "doc_links.jsonl", "line": 2, "field": "weight"},
+            {"file": "doc_links.jsonl", "line": 3, "field": "weight"},
+            {"file": "sessions.jsonl", "line": 1, "field": "turns.0.metadata.score"},
+        ],
     }
 
     for case, expected in cases.items():

@@ -1,0 +1,118 @@
+"""The pair-by-pair build shared by the LLM-built memory systems.
+
+For each public pair of the profile's history not yet taken in (no MemoryPairProcessed of this system), in
+history order: the system turns the pair into memory writes, every write is checked to name only turns of the
+profile, and the writes plus the pair's MemoryPairProcessed (with the LLM calls, tokens and seconds the pair
+cost) are appended in one transaction. A crash between pairs loses nothing; a crash inside a pair leaves
+nothing of it, and the rerun does that pair again (from the LLM response cache when the requests repeat).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from agents.history import load_public_history
+from agents.memory.errors import MemoryWriteError
+from agents.memory.pairs import HistoryPair, history_pairs
+from graph.cypher_files import load_cypher
+from graph.events import MemoryPairProcessed, MemoryWritten, NewEvent
+
+if TYPE_CHECKING:
+    from agents.memory.registry import BuildReport, MemorySystem
+
+
+def processed_pair_ids(system: MemorySystem, profile_id: str) -> set[str]:
+    store = system.ctx.store
+    with store.driver.session(database=store.database) as session:
+        record = session.run(load_cypher("memory/processed_pairs"), profile_id=profile_id, system=system.name).single()
+    return set(record["pair_ids"]) if record else set()
+
+
+def check_writes(system_name: str, profile_id: str, writes: list[MemoryWritten], known_turns: set[str]) -> None:
+    """Refuse writes of another system or profile, or naming a turn that is not a turn of this profile."""
+    for write in writes:
+        if write.system != system_name or write.profile_id != profile_id:
+            raise MemoryWriteError(
+                f"memory system {system_name!r}, profile {profile_id!r}: write of memory {write.memory_id!r} is "
+                f"labelled system {write.system!r}, profile {write.profile_id!r}"
+            )
+        if write.op != "DELETE" and not write.source_turn_ids:
+            raise MemoryWriteError(
+                f"memory system {system_name!r}, profile {profile_id!r}: memory {write.memory_id!r} names no "
+                "source turn; every memory must derive from turns of the history"
+            )
+        for turn_id in write.source_turn_ids:
+            if turn_id not in known_turns:
+                raise MemoryWriteError(
+                    f"memory system {system_name!r}, profile {profile_id!r}: memory {write.memory_id!r} names "
+                    f"turn {turn_id!r}, which is not a turn of this profile; nothing of the pair was written"
+                )
+
+
+def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
+    from agents.memory.registry import BuildReport
+    from query.memory.profiles import require_profiles
+
+    ctx = system.ctx
+    require_profiles(ctx.store, [profile_id])
+    history = load_public_history(ctx.store.driver, ctx.store.database, profile_id)
+    known = {t.turn_id for t in history}
+    pairs = history_pairs(history)
+    done = processed_pair_ids(system, profile_id)
+    report = BuildReport(system=system.name, profile_id=profile_id, pairs_total=len(pairs))
+    todo: list[HistoryPair] = [p for p in pairs if p.pair_id not in done]
+    report.pairs_skipped = len(pairs) - len(todo)
+    started = time.perf_counter()
+    if ctx.progress:
+        ctx.progress(report.pairs_skipped, len(pairs))
+    for index, pair in enumerate(todo, start=1):
+        before = _usage(ctx.llm)
+        t0 = time.perf_counter()
+        writes = system.build_pair(profile_id, pair)
+        check_writes(system.name, profile_id, writes, known)
+        seconds = time.perf_counter() - t0
+        after = _usage(ctx.llm)
+        calls, hits, tin, tout = (a - b for a, b in zip(after, before, strict=True))
+        step = MemoryPairProcessed(
+            system=system.name,
+            profile_id=profile_id,
+            pair_id=pair.pair_id,
+            turn_ids=pair.turn_ids,
+            memory_ids=list(dict.fromkeys(w.memory_id for w in writes)),
+            builder=system.builder,
+            llm_calls=calls,
+            tokens_in=tin,
+            tokens_out=tout,
+            seconds=round(seconds, 4),
+        )
+        actor = f"memory:{system.name}"
+        ctx.store.append([NewEvent(w, actor, pair.at) for w in writes] + [NewEvent(step, actor, pair.at)])
+        report.pairs_built += 1
+        report.memories_added += sum(1 for w in writes if w.op == "ADD")
+        report.memories_updated += sum(1 for w in writes if w.op == "UPDATE")
+        report.memories_deleted += sum(1 for w in writes if w.op == "DELETE")
+        report.llm_calls += calls
+        report.llm_cache_hits += hits
+        report.tokens_in += tin
+        report.tokens_out += tout
+        if ctx.progress:
+            ctx.progress(report.pairs_skipped + index, len(pairs))
+    report.seconds = round(time.perf_counter() - started, 3)
+    if report.pairs_built:
+        report.seconds_per_pair = round(report.seconds / report.pairs_built, 4)
+    return report
+
+
+def _usage(llm: object) -> tuple[int, int, int, int]:
+    """(calls, cache hits, tokens in, tokens out) counted so far by the client's role in its ledger."""
+    if llm is None:
+        return (0, 0, 0, 0)
+    ledger = getattr(llm, "ledger", None)
+    role = getattr(llm, "role", None)
+    if ledger is None or role is None:
+        return (0, 0, 0, 0)
+    usage = ledger.snapshot().get(role)
+    if usage is None:
+        return (0, 0, 0, 0)
+    return (usage.calls, usage.cache_hits, usage.tokens_in, usage.tokens_out)

@@ -1,0 +1,97 @@
+"""Preparing a profile's memory before a run or an evaluation: build what is missing of the system's memory,
+then (when MemKB reads the cards) link the cards to documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.memory.errors import MemorySystemError
+from agents.memory.registry import BuildContext, BuildReport, Progress, get_memory_system
+from graph.store import EventStore
+
+
+def open_memory_system(
+    name: str, store: EventStore, retriever: Any = None, llm: Any = None, progress: Progress | None = None
+) -> Any:
+    """An instance of the named system; an LLM-built system without an LLM client fails with what to set."""
+    cls = get_memory_system(name)
+    if cls.needs_llm and llm is None:
+        raise MemorySystemError(
+            f"memory system {cls.name!r} ({cls.label}) is built by an LLM, and no endpoint is configured for the "
+            "`memory` role: set COLABENCH_LLM_BASE_URL (or COLABENCH_LLM_MEMORY_BASE_URL) and a model; "
+            "the `raw_turns` system needs no LLM"
+        )
+    return cls(BuildContext(store=store, retriever=retriever, llm=llm, progress=progress))
+
+
+def prepare_memory(
+    name: str,
+    store: EventStore,
+    retriever: Any,
+    profile_id: str,
+    *,
+    llm: Any = None,
+    links: bool = True,
+    progress: Progress | None = None,
+) -> BuildReport:
+    """Build the missing memory of `profile_id` in system `name`, then link its cards (when the system's cards
+    are MemKB cards and `links`). Returns the build report, link counts included."""
+    from query.memory.links import build_document_links
+
+    system = open_memory_system(name, store, retriever, llm, progress)
+    try:
+        report: BuildReport = system.build(profile_id)
+    finally:
+        system.close()
+    if links and system.memkb_cards and retriever is not None:
+        report.add_counts(build_document_links(store, retriever, system.name, profile_id))
+    return report
+
+
+def build_profiles(
+    name: str,
+    store: EventStore,
+    retriever: Any,
+    profile_ids: list[str],
+    *,
+    llm: Any = None,
+    links: bool = False,
+    progress: Progress | None = None,
+) -> list[BuildReport]:
+    """`prepare_memory` for each profile in turn; `progress` counts pairs over all of them (done, total)."""
+    from agents.history import load_public_history
+    from agents.memory.pairs import history_pairs
+
+    totals: dict[str, int] = {}
+    if progress is not None and get_memory_system(name).needs_llm:
+        for pid in profile_ids:
+            totals[pid] = len(history_pairs(load_public_history(store.driver, store.database, pid)))
+    grand = sum(totals.values())
+    done_before = 0
+    reports: list[BuildReport] = []
+    for pid in profile_ids:
+        offset = done_before
+
+        def step(done: int, total: int, offset: int = offset) -> None:
+            if progress is not None:
+                progress(offset + done, grand or total)
+
+        reports.append(
+            prepare_memory(name, store, retriever, pid, llm=llm, links=links, progress=step if totals else progress)
+        )
+        done_before += totals.get(pid, 0)
+    return reports
+
+
+def summed_counts(reports: list[BuildReport]) -> dict[str, int]:
+    """The reports' numbers added up (pairs, memories, LLM calls, tokens, and every extra count)."""
+    out: dict[str, int] = {}
+    for report in reports:
+        for key in (
+            "pairs_total", "pairs_built", "pairs_skipped", "memories_added", "memories_updated", "memories_deleted",
+            "llm_calls", "llm_cache_hits", "tokens_in", "tokens_out",
+        ):
+            out[key] = out.get(key, 0) + int(getattr(report, key))
+        for key, value in report.counts.items():
+            out[key] = out.get(key, 0) + value
+    return out

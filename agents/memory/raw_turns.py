@@ -1,0 +1,29 @@
+"""`raw_turns`: the no-LLM memory system. One card per user turn, verbatim (the query room's builder,
+query.memory.raw_turns); MemKB can link its cards. It batches over all of a profile's turns instead of
+building by pair."""
+
+from __future__ import annotations
+
+import time
+
+from agents.memory.registry import BuildReport, MemorySystem, register_memory_system
+from query.memory.raw_turns import BUILDER, SYSTEM, build_raw_turn_cards
+
+
+@register_memory_system
+class RawTurns(MemorySystem):
+    name = SYSTEM
+    label = "Raw turns"
+    description = "one card per user turn, verbatim; no LLM"
+    needs_llm = False
+    search_recipe = "RAW_TURNS"
+    memkb_cards = True
+    builder = BUILDER
+
+    def build(self, profile_id: str) -> BuildReport:
+        started = time.perf_counter()
+        counts = build_raw_turn_cards(self.ctx.store, profile_id, progress=self.ctx.progress)
+        report = BuildReport(system=self.name, profile_id=profile_id, memories_added=counts["cards_added"])
+        report.add_counts(counts)
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report

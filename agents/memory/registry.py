@@ -1,0 +1,142 @@
+"""The memory-system registry: each system declares its name, what it needs, how it builds a profile's memory
+from the public history, which retrieval recipe its `memory_search` runs, and whether MemKB can link its cards.
+
+A system is a `MemorySystem` subclass in its own module, registered once with `register_memory_system`; the
+registry imports the built-in modules lazily (`get_memory_system`), so commands that never build an LLM memory
+never import its SDK.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from agents.memory.errors import UnknownMemorySystemError
+from agents.memory.pairs import HistoryPair
+from graph.events import MemoryWritten
+from graph.store import EventStore
+
+Progress = Callable[[int, int], None]
+
+# name -> module that registers it (imported on first use)
+BUILTIN_MODULES: dict[str, str] = {
+    "raw_turns": "agents.memory.raw_turns",
+    "mem0": "agents.memory.mem0_system",
+    "graphiti": "agents.memory.graphiti_system",
+    "amem": "agents.memory.amem_system",
+}
+
+
+@dataclass
+class BuildContext:
+    """What a build may use: the store, the retriever (document links), the `memory` role's LLM client (None
+    when no endpoint is configured) and a progress callback (done, total)."""
+
+    store: EventStore
+    retriever: Any = None
+    llm: Any = None
+    progress: Progress | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class BuildReport(BaseModel):
+    """What one build of one profile did and cost (pairs skipped were built before: resume)."""
+
+    system: str
+    profile_id: str
+    pairs_total: int = 0
+    pairs_built: int = 0
+    pairs_skipped: int = 0
+    memories_added: int = 0
+    memories_updated: int = 0
+    memories_deleted: int = 0
+    llm_calls: int = 0
+    llm_cache_hits: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    seconds: float = 0.0
+    seconds_per_pair: float | None = None
+    counts: dict[str, int] = Field(default_factory=dict)
+
+    def add_counts(self, counts: dict[str, int]) -> None:
+        for name, value in counts.items():
+            self.counts[name] = self.counts.get(name, 0) + int(value)
+
+
+class MemorySystem(ABC):
+    """One memory system. Subclasses set the class attributes and implement `build_pair` (LLM-built systems,
+    one call per public pair, see agents.memory.build) or override `build` (systems that batch)."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    description: ClassVar[str]
+    needs_llm: ClassVar[bool]
+    # the retrieval recipe the `memory_search` tool runs over this system's memories
+    search_recipe: ClassVar[str]
+    # True when MemKB can link this system's cards to documents and read them as its memory cards
+    memkb_cards: ClassVar[bool] = False
+    # version tag recorded with every write (changes when the building code changes what it writes)
+    builder: ClassVar[str]
+
+    def __init__(self, ctx: BuildContext) -> None:
+        self.ctx = ctx
+
+    def build(self, profile_id: str) -> BuildReport:
+        """Build what is missing of this system's memory for one profile (resumable)."""
+        from agents.memory.build import build_by_pairs
+
+        return build_by_pairs(self, profile_id)
+
+    def build_pair(self, profile_id: str, pair: HistoryPair) -> list[MemoryWritten]:
+        """The memory writes one pair causes (not yet appended: the caller appends them with the pair's
+        MemoryPairProcessed event in one transaction). Systems that override `build` need not implement it."""
+        raise NotImplementedError(f"memory system {self.name} builds in batches, not by pair")
+
+    def sdk_search(self, profile_id: str, query: str, k: int = 5) -> list[str]:
+        """The system's own (SDK-native) search, as the project's memory ids best first; used to check parity
+        with the project's `memory_search` and to time both (bench/bench_memory.py)."""
+        raise NotImplementedError(f"memory system {self.name} has no SDK search of its own")
+
+    def close(self) -> None:  # noqa: B027 (optional hook: most systems hold nothing to release)
+        """Release SDK resources."""
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "needs_llm": self.needs_llm,
+            "search_recipe": self.search_recipe,
+            "memkb_cards": self.memkb_cards,
+            "builder": self.builder,
+        }
+
+
+MEMORY_SYSTEMS: dict[str, type[MemorySystem]] = {}
+
+
+def register_memory_system(cls: type[MemorySystem]) -> type[MemorySystem]:
+    """Register a system class (usable as a decorator)."""
+    MEMORY_SYSTEMS[cls.name] = cls
+    return cls
+
+
+def memory_system_names() -> list[str]:
+    return sorted(set(MEMORY_SYSTEMS) | set(BUILTIN_MODULES))
+
+
+def get_memory_system(name: str) -> type[MemorySystem]:
+    """The class of the system named `name` (case-insensitive), importing its module on first use."""
+    key = name.strip().lower()
+    if key not in MEMORY_SYSTEMS and key in BUILTIN_MODULES:
+        importlib.import_module(BUILTIN_MODULES[key])
+    cls = MEMORY_SYSTEMS.get(key)
+    if cls is None:
+        raise UnknownMemorySystemError(
+            f"unknown memory system {name!r}; choose from {', '.join(memory_system_names())}"
+        )
+    return cls

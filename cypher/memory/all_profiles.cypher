@@ -1,0 +1,4 @@
+// Every profile id, in id order.
+MATCH (p:Profile)
+RETURN p.id AS id
+ORDER BY id
