@@ -111,6 +111,9 @@ def main() -> None:
         FakeOpenAI(responder(), latency_s=args.latency_ms / 1000) as fake,
     ):
         os.environ["COLABENCH_DATA_DIR"] = str(Path(tmp) / "data")
+        # Graphiti opens its own (async) connection from the settings: point it at the bench's server.
+        address = driver.get_server_info().address
+        os.environ["NEO4J_URI"] = f"bolt://{address[0]}:{address[1]}"
         store = EventStore(driver, encoder=encoder)
         store.ensure_schema()
         write_events(store, load_input(SAMPLE))
@@ -144,41 +147,34 @@ def main() -> None:
         warm = work[:10]
         print(f"\n== search latency, k=5, warm, {len(work)} queries over {len(profiles)} profiles (ms)")
         print(f"{'path':34} {'n':>4} {'p50':>8} {'p95':>8} {'mean':>8}")
-        p50: dict[str, float] = {}
-        for system in systems:
-            instance = open_memory_system(system, store, retriever, llm)
-            try:
-                recipe = instance.search_recipe
-
-                def sdk(profile: str, q: str, instance: Any = instance) -> None:
-                    instance.sdk_search(profile, q, 5)
-
-                def ours(profile: str, q: str, recipe: str = recipe) -> None:
-                    retriever.search(recipe, q, profile_id=profile, k=5)
-
-                timed(sdk, warm)
-                timed(ours, warm)
-                # Interleaved, so load changes on the machine hit both paths alike.
-                sdk_ms: list[float] = []
-                ours_ms: list[float] = []
-                for item in work:
-                    sdk_ms += timed(sdk, [item])
-                    ours_ms += timed(ours, [item])
-            finally:
-                instance.close()
-            print(line(f"{system}: SDK search", sdk_ms))
-            print(line(f"{system}: memory_search ({recipe})", ours_ms))
-            p50[f"{system} sdk"] = percentile(sdk_ms, 0.5)
-            p50[f"{system} ours"] = percentile(ours_ms, 0.5)
+        # Every path runs on every query, interleaved, so load changes on the machine hit all paths alike.
+        instances = {system: open_memory_system(system, store, retriever, llm) for system in systems}
+        paths: dict[str, Any] = {}
+        for system, instance in instances.items():
+            paths[f"{system}: SDK search"] = lambda p, q, i=instance: i.sdk_search(p, q, 5)
+            paths[f"{system}: memory_search ({instance.search_recipe})"] = (
+                lambda p, q, r=instance.search_recipe: retriever.search(r, q, profile_id=p, k=5)
+            )
         if "mem0" in systems:
-
-            def memkb(profile: str, q: str) -> None:
-                retriever.search("MEMKB", q, profile_id=profile, k=5)
-
-            timed(memkb, warm)
-            memkb_ms = timed(memkb, work)
-            print(line("memkb_search (MEMKB on mem0)", memkb_ms))
-            p50["memkb"] = percentile(memkb_ms, 0.5)
+            paths["memkb_search (MEMKB on mem0)"] = lambda p, q: retriever.search("MEMKB", q, profile_id=p, k=5)
+        times: dict[str, list[float]] = {name: [] for name in paths}
+        try:
+            for fn in paths.values():
+                timed(fn, warm)
+            for item in work:
+                for name, fn in paths.items():
+                    times[name] += timed(fn, [item])
+        finally:
+            for instance in instances.values():
+                instance.close()
+        for name, ms in times.items():
+            print(line(name, ms))
+        p50: dict[str, float] = {}
+        for system, instance in instances.items():
+            p50[f"{system} sdk"] = percentile(times[f"{system}: SDK search"], 0.5)
+            p50[f"{system} ours"] = percentile(times[f"{system}: memory_search ({instance.search_recipe})"], 0.5)
+        if "mem0" in systems:
+            p50["memkb"] = percentile(times["memkb_search (MEMKB on mem0)"], 0.5)
 
         print("\n== goals")
         for system in systems:

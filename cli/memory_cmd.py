@@ -19,16 +19,14 @@ def systems() -> None:
     """List the registered memory systems: what builds them, their search recipe, whether MemKB links them."""
     from agents.memory.registry import get_memory_system, memory_system_names
 
-    table = Table(title="memory systems")
-    for column in ("name", "label", "needs LLM", "memory_search recipe", "MemKB cards", "builder", "what"):
-        table.add_column(column)
     for name in memory_system_names():
         cls = get_memory_system(name)
-        table.add_row(
-            cls.name, cls.label, "yes" if cls.needs_llm else "no", cls.search_recipe,
-            "yes" if cls.memkb_cards else "no", cls.builder, cls.description,
+        console.print(f"[bold]{cls.name}[/] ({cls.label})")
+        console.print(f"  {cls.description}")
+        console.print(
+            f"  needs an LLM: {'yes (the `memory` role)' if cls.needs_llm else 'no'}; memory_search recipe: "
+            f"{cls.search_recipe}; MemKB cards: {'yes' if cls.memkb_cards else 'no'}; builder: {cls.builder}"
         )
-    console.print(table)
 
 
 @app.command()
@@ -100,6 +98,6 @@ def build(
     table.add_column("what")
     table.add_column("count", justify="right")
     for name, value in counts.items():
-        if value or name in ("pairs_built", "memories_added", "cards_added"):
+        if value or (name == "pairs_built" and cls.needs_llm) or name == "memories_added":
             table.add_row(name.replace("_", " "), f"{value:,}")
     console.print(table)
