@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test lint bench
+.PHONY: setup run test lint bench smoke-llm
 
 setup:
 	@$(ROOT)/scripts/setup_env.sh >/dev/null
@@ -27,3 +27,7 @@ lint: setup
 
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Plumbing smoke test against a real llama-server (built once, 7-20 min); not part of `make test`.
+smoke-llm: setup
+	@$(ROOT)/scripts/smoke_llm.sh

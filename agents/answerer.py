@@ -23,7 +23,8 @@ class Budget(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     max_tool_rounds: int = Field(default=4, ge=0, le=20)
-    max_calls_per_round: int = Field(default=4, ge=1, le=32)
+    # None: no cap (the paper has none); a number refuses the calls of a round beyond it
+    max_calls_per_round: int | None = Field(default=None, ge=1, le=32)
 
 
 def render_state(state: StateHit) -> str:
@@ -88,6 +89,9 @@ class AnsweringAgent:
 
     def first_messages(self, task: AgentTask) -> list[Message]:
         state_block = ""
+        attribution_block = (
+            self.prompts["answer_attribution_block"].render() if self.method.source_attribution else ""
+        )
         if self.method.state_in_prompt:
             lines = "\n".join(render_state(s) for s in task.states) or "(no states: the summary is empty)"
             state_block = self.prompts["answer_state_block"].render(states=lines)
@@ -95,6 +99,7 @@ class AnsweringAgent:
             render_messages(
                 self.prompts["answer"],
                 max_rounds=self.budget.max_tool_rounds,
+                attribution_block=attribution_block,
                 state_block=state_block,
                 asked_at=task.asked_at or "at an unknown time",
                 question=task.question,
@@ -154,7 +159,7 @@ class AnsweringAgent:
     def _refusal(self, ordinal: int, tool: str) -> str | None:
         """Why a requested call is not run (over the per-round limit, or not a tool of the method), or None."""
         limit = self.budget.max_calls_per_round
-        if ordinal >= limit:
+        if limit is not None and ordinal >= limit:
             return f"not run: at most {limit} tool calls per round"
         if tool not in self.method.tool_names():
             return f"unknown tool {tool!r}; available: {', '.join(self.method.tool_names())}"

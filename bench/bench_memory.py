@@ -12,7 +12,8 @@ endpoint, which answers after `--latency-ms` (default 250, a stand-in for a real
    cycled over the profiles) for every system, k=5, query embedding included where the path embeds:
    the SDK's own search (Mem0 `Memory.search`, which runs on the graph store; Graphiti's hybrid search;
    A-MEM's Chroma search), the project's `memory_search` (the system's recipe over Memory nodes), and
-   `memkb_search` (MEMKB on Mem0's memories). Goals: project/SDK p50 ratio <= 1.0; memkb_search p50 below
+   `memkb_search` (MEMKB on Mem0's memories); and how often the SDK's top 5 equals the project's.
+   Goals: project/SDK p50 ratio <= 1.0; memkb_search p50 below
    Graphiti's SDK search p50.
 
     python bench/bench_memory.py [--systems mem0,graphiti,amem] [--queries 200] [--latency-ms 250]
@@ -159,6 +160,20 @@ def main() -> None:
             paths["memkb_search (MEMKB on mem0)"] = lambda p, q: retriever.search("MEMKB", q, profile_id=p, k=5)
         times: dict[str, list[float]] = {name: [] for name in paths}
         try:
+            # Parity: does the project's ranking give the SDK's own top 5 (the SDK may return fewer, e.g. Mem0's
+            # 0.1 score threshold: then its list must be a prefix of ours)?
+            print(f"\n== parity of the top 5 over the same {len(work)} queries (SDK search vs the project's ranking)")
+            for system, instance in instances.items():
+                same = 0
+                for profile, q in work:
+                    theirs = instance.sdk_search(profile, q, 5)
+                    ours = [
+                        m.memory_id
+                        for m in retriever.search_memories(instance.search_recipe, q, profile_id=profile, k=5).memories
+                    ]
+                    same += theirs == ours[: len(theirs)] and bool(theirs or not ours)
+                print(f"  {system}: identical top 5 on {same}/{len(work)} queries ({100 * same / len(work):.1f}%)")
+            print()
             for fn in paths.values():
                 timed(fn, warm)
             for item in work:

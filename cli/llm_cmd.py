@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 from rich.table import Table
 
@@ -13,30 +15,34 @@ app = typer.Typer(no_args_is_help=True)
 @app.command("settings")
 @expected_errors
 def settings() -> None:
-    """Each role's endpoint (without credentials), model and parameters; API keys are never shown."""
-    from agents.llm.settings import ROLES, LLMGlobalSettings, load_role_settings, public_url
+    """Each role's endpoint (without credentials), model and parameters, one block per role (readable in a
+    narrow terminal and in logs); API keys are never shown."""
+    from agents.llm.settings import ROLES, LLMGlobalSettings, load_role_settings
 
-    table = Table(title="LLM roles")
-    columns = ("role", "configured", "base URL", "model", "temp.", "max tokens", "timeout", "conc.", "output", "key")
-    for column in columns:
-        table.add_column(column)
-    for role in ROLES:
-        s = load_role_settings(role)
-        table.add_row(
-            role,
-            "yes" if s.configured else "no",
-            public_url(s.base_url) if s.base_url else "-",
-            s.model or "-",
-            f"{s.temperature:g}",
-            str(s.max_tokens),
-            f"{s.timeout_s:g} s",
-            str(s.concurrency),
-            s.structured_mode,
-            "set" if s.resolved_api_key() != "no-key" else "none",
+    for line in settings_lines(ROLES, load_role_settings, LLMGlobalSettings()):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def settings_lines(roles: tuple[str, ...], load: Any, general: Any) -> list[str]:
+    """The lines `llm settings` prints: a block per role, then the response cache."""
+    from agents.llm.settings import public_url
+
+    lines: list[str] = []
+    for role in roles:
+        s = load(role)
+        lines.append(f"{role}: {'configured' if s.configured else 'not configured'}")
+        lines.append(f"  base URL  {public_url(s.base_url) if s.base_url else '-'}")
+        lines.append(f"  model     {s.model or '-'}")
+        lines.append(
+            f"  sampling  temperature {s.temperature:g}, max tokens {s.max_tokens}, "
+            f"seed {s.seed if s.seed is not None else '-'}"
         )
-    console.print(table)
-    general = LLMGlobalSettings()
-    console.print(f"response cache: {general.cache_path} (mode {general.cache_mode})")
+        lines.append(f"  requests  timeout {s.timeout_s:g} s, concurrency {s.concurrency}, retries {s.max_retries}")
+        lines.append(f"  output    {s.structured_mode}, key {'set' if s.resolved_api_key() != 'no-key' else 'none'}")
+    namespace = general.cache_namespace or "none (set COLABENCH_LLM_CACHE_NAMESPACE per endpoint setup)"
+    lines.append(f"response cache: {general.cache_path}")
+    lines.append(f"  mode {general.cache_mode}, namespace {namespace}")
+    return lines
 
 
 @app.command("ping")

@@ -93,12 +93,14 @@ def report(
             runs = [dict(r) for r in session.run(load_cypher("agents/runs_list"))]
         if list_runs:
             table = Table(title="runs (newest first)")
-            for column in ("run", "batch", "method", "dataset", "status", "items", "answered", "pass"):
+            for column in ("run", "batch", "method", "dataset", "status", "items", "answered", "errors", "pass"):
                 table.add_column(column)
             for r in runs:
                 table.add_row(
                     r["run_id"], r["batch_id"], r["method"], r["dataset"], r["status"], str(r["n_items"]),
-                    str(r["n_answered"]), str(r["n_pass"]),
+                    str(r["n_answered"]),
+                    _errors_cell(r),
+                    str(r["n_pass"]),
                 )
             console.print(table)
             return
@@ -124,3 +126,9 @@ def report(
         if missing:
             raise ValueError(f"unknown run id(s) {missing}; `./colabench report --list` shows the runs")
         write_batch_report(store, list(run_ids), out=out, traces=traces)
+
+
+def _errors_cell(run: dict[str, Any]) -> str:
+    """Attempts in error, and the run's endpoint failures (answerer, judge, prerequisites) when there are any."""
+    failures = run.get("n_endpoint_failures") or 0
+    return f"{run['n_errors']}" + (f" ({failures} endpoint)" if failures else "")

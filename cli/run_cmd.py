@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.progress import Progress, TaskID
@@ -65,22 +65,34 @@ def run(
     items: int = typer.Option(None, help="only the first N items (in item-id order)"),
     item: list[str] = typer.Option(None, "--item", help="only these item ids (repeatable)"),
     concurrency: int = typer.Option(4, min=1, max=64, help="attempts in flight at once"),
-    judges: str = typer.Option("accuracy,errors", help="accuracy, quality, errors (comma-separated), all, or none"),
+    judges: str = typer.Option(
+        "accuracy,error_analysis", help="accuracy, quality, error_analysis (comma-separated), all, or none"
+    ),
     max_rounds: int = typer.Option(4, min=0, max=20, help="tool-call rounds before the final answer round"),
+    max_calls_per_round: int = typer.Option(
+        None, min=1, max=32, help="refuse tool calls of a round beyond N (default: no cap, as in the paper)"
+    ),
+    judge_context_chars: int = typer.Option(
+        None, min=1, help="judge context budget in characters (default: none, judges see everything whole)"
+    ),
     fresh: bool = typer.Option(False, "--fresh", help="start a new batch instead of resuming the same one"),
     prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: use a prompt file (repeatable)"),
     report: bool = typer.Option(True, "--report/--no-report", help="write the report when done"),
     out: Path = typer.Option(None, help="report folder (default .data/reports/<batch>)"),
+    retry_failed: bool = typer.Option(
+        False, "--retry-failed", help="also try again attempts the endpoint refused (HTTP 400/401/403/404) before"
+    ),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
-    runs the retrieval line only and says what it skipped."""
+    runs the retrieval line only and says what it skipped. Exit codes: 0 every attempt answered, 1 a crash or
+    an expected error, 2 bad input, 3 some attempts or judgments failed at the endpoint, 130 Ctrl-C."""
     from agents.answerer import Budget
     from agents.llm.roles import LLMRoles
     from agents.methods import parse_methods
     from agents.prompts.registry import PromptSet
     from agents.runs.plan import RunOptions, plan_batch
-    from agents.runs.runner import execute_batch
+    from agents.runs.runner import BatchInterrupted, execute_batch
 
     specs = parse_methods(methods)
     judge_kinds = _parse_judges(judges)
@@ -113,8 +125,9 @@ def run(
             dataset=name,
             items=items,
             item_ids=tuple(item or ()),
-            budget=Budget(max_tool_rounds=max_rounds),
+            budget=Budget(max_tool_rounds=max_rounds, max_calls_per_round=max_calls_per_round),
             judges=judge_kinds,
+            judge_context_chars=judge_context_chars,
             fresh=fresh,
         )
         from graph.embeddings import CachedEncoder
@@ -130,8 +143,17 @@ def run(
         try:
             with progress_bar() as bar:
                 outcome = execute_batch(
-                    store, retriever, plan, roles, prompts, concurrency=concurrency, progress=_BarProgress(bar)
+                    store,
+                    retriever,
+                    plan,
+                    roles,
+                    prompts,
+                    concurrency=concurrency,
+                    progress=_BarProgress(bar),
+                    retry_failed=retry_failed,
                 )
+        except BatchInterrupted as stopped:
+            _interrupted(stopped)
         finally:
             retriever.close()
             roles.close()
@@ -140,21 +162,40 @@ def run(
             from cli.report_cmd import write_batch_report
 
             write_batch_report(store, [r.run_id for r in outcome.runs], out=out)
+    if outcome.failed:
+        raise typer.Exit(EXIT_ATTEMPTS_FAILED)
+
+
+# `run` exit codes: 0 all attempts answered (judgments may be missing), 1 a crash or an expected error
+# (no endpoint, unknown run...), 2 bad input, 3 the batch finished but some attempts or judgments failed at the
+# endpoint (see the summary), 130 interrupted by Ctrl-C.
+EXIT_ATTEMPTS_FAILED = 3
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted(stopped: Any) -> NoReturn:
+    """Ctrl-C: say what was kept and how to resume, then exit without waiting for abandoned requests."""
+    import os
+    import sys
+
+    abandoned = ""
+    if stopped.abandoned:
+        abandoned = f"; {stopped.abandoned} attempt(s) in flight abandoned (nothing of them written)"
+    err_console.print(
+        f"[yellow]interrupted[/]: no new requests sent{abandoned}; every finished attempt is saved. "
+        "Run the same command again to resume."
+    )
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if stopped.abandoned:
+        os._exit(EXIT_INTERRUPTED)  # threads still waiting on the endpoint would delay a normal exit
+    raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def _parse_judges(text: str) -> tuple[str, ...]:
-    from agents.judging.judges import JUDGE_KINDS
+    from agents.judging.registry import parse_judges
 
-    value = text.strip().lower()
-    if value == "none":
-        return ()
-    if value == "all":
-        return JUDGE_KINDS
-    kinds = tuple(dict.fromkeys(k.strip() for k in value.split(",") if k.strip()))
-    unknown = [k for k in kinds if k not in JUDGE_KINDS]
-    if unknown:
-        raise ValueError(f"unknown judge(s) {unknown}; choose from {', '.join(JUDGE_KINDS)}, all or none")
-    return kinds
+    return parse_judges(text)
 
 
 def _print_outcome(outcome: Any) -> None:
@@ -176,6 +217,17 @@ def _print_outcome(outcome: Any) -> None:
     console.print(table)
     for note in outcome.notes:
         console.print(f"[yellow]note:[/] {note}")
+    for warning in getattr(outcome, "warnings", []):
+        console.print(f"[bold yellow]warning:[/] {warning}")
+    by_role = getattr(outcome, "errors_by_role", {})
+    if by_role:
+        listing = ", ".join(f"{role} {n}" for role, n in sorted(by_role.items()))
+        console.print(f"[red]endpoint errors[/] (this invocation, per role): {listing}")
+        for failure in outcome.failures:
+            if failure.get("error"):
+                console.print(
+                    f"  {failure['role']} {failure['stage']}: {failure['error'][:300]}", highlight=False, markup=False
+                )
     total = outcome.usage.get("total", {})
     cost = total.get("cost_usd")
     console.print(
@@ -185,4 +237,11 @@ def _print_outcome(outcome: Any) -> None:
         + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
     )
     if any(r.status != "finished" for r in outcome.runs):
-        console.print("[yellow]some attempts are unanswered or unjudged: run the same command again to resume[/]")
+        if getattr(outcome, "rerun_helps", True):
+            console.print("[yellow]some attempts are unanswered or unjudged: run the same command again to resume[/]")
+        else:
+            console.print(
+                "[yellow]some attempts are unanswered or unjudged, and the endpoint refused some requests "
+                "(HTTP 400/401/403/404): a rerun would be refused again. Fix the cause (model, context size, "
+                "key), then run the same command with --retry-failed[/]"
+            )

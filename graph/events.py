@@ -440,6 +440,8 @@ class AnswerGiven(DomainEvent):
     tokens_out: int = Field(ge=0)
     model: str
     prompt_sha256: str
+    # `cut_by_length` (the final reply hit max_tokens), `looks_like_tool_call` (a tool call left as text).
+    flags: list[str] = Field(default_factory=list)
 
 
 class AnswerJudged(DomainEvent):
@@ -485,3 +487,19 @@ class RunFinished(DomainEvent):
     status: Literal["finished", "incomplete"]
     counts: dict[str, Any] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
+
+
+class EndpointFailed(DomainEvent):
+    """An LLM role's request failed for a run after every retry, with the error text: the answerer or a judge
+    on one attempt, or a prerequisite of the run's attempts for one profile (`state_summary`, `memory:<system>`).
+    `retryable` is False when the endpoint refused the request (a rerun would be refused again)."""
+
+    TYPE: ClassVar[str] = "EndpointFailed"
+    failure_id: Identifier
+    run_id: Identifier
+    attempt_id: Identifier | None = None
+    profile_id: Identifier | None = None
+    role: str
+    stage: str
+    error: str
+    retryable: bool = True

@@ -65,6 +65,7 @@ _ROW_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "AnswerJudged": lambda p: p["judgment_id"],
     "AttemptFinished": lambda p: p["attempt_id"],
     "RunFinished": lambda p: p["run_id"],
+    "EndpointFailed": lambda p: p["failure_id"],
 }
 
 # Dict-valued payload fields are stored as JSON strings (Neo4j properties cannot be maps).
@@ -149,6 +150,7 @@ _LAYERS: tuple[str, ...] = (
     "SessionStarted", "TurnAppended", "FactDisclosed", "DocumentExposed", "ItemCreated", "RequirementMapped",
     "ItemVerified", "ItemAugmented", "MemoryWritten", "MemoryLinked", "MemoryPairProcessed", "StateSummarized",
     "RunStarted", "AttemptStarted", "ToolCalled", "AnswerGiven", "AnswerJudged", "AttemptFinished", "RunFinished",
+    "EndpointFailed",
 )
 _LAYER_INDEX = {name: index for index, name in enumerate(_LAYERS)}
 

@@ -233,6 +233,7 @@ def test_prompt_hash_is_the_sha256_of_the_template_text() -> None:
         reference_answer="r",
         requirements="req",
         documents="d",
+        states="s",
         evidence="e",
         answer="a",
     )

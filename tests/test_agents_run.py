@@ -158,7 +158,7 @@ def scripted_run(mini_store: EventStore, retriever: Any, tmp_path_factory: pytes
             fake,
             "RAW_TURNS",
             tmp_path_factory.mktemp("cache") / "c.sqlite",
-            judges=("accuracy", "errors"),
+            judges=("accuracy", "error_analysis"),
             invalid_output_retries=1,
         )
         requests = list(fake.requests)
@@ -339,7 +339,7 @@ def test_cached_rerun_is_identical_with_zero_endpoint_calls(
 ) -> None:
     cache = tmp_path / "cache.sqlite"
     with FakeOpenAI(AutoPolicy()) as fake:
-        judges = ("accuracy", "quality", "errors")
+        judges = ("accuracy", "quality", "error_analysis")
         methods = "MEMKB_RAW_TURNS,HYBRID"
         first_plan, _ = run_batch(mini_store, retriever, fake, methods, cache, judges=judges, items=2)
         calls = fake.request_count
@@ -480,7 +480,9 @@ def test_report_holds_metrics_and_an_evidence_trace_per_item(
     mini_store: EventStore, retriever: Any, scripted_run: dict[str, Any], tmp_path: Path
 ) -> None:
     with FakeOpenAI(AutoPolicy()) as fake:
-        plan, _ = run_batch(mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite", judges=("accuracy", "errors"))
+        plan, _ = run_batch(
+            mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite", judges=("accuracy", "error_analysis")
+        )
     run_ids = [scripted_run["run_id"], plan.runs[0].run_id]
     data = build_report_data(mini_store.driver, "neo4j", run_ids, resamples=500)
     assert [r["run_id"] for r in data["runs"]] == run_ids

@@ -11,7 +11,7 @@ from neo4j import Driver
 
 from api.graph_reader import GraphReader
 from graph.events import MemoryLinked, MemoryLinkSpec, MemoryWritten, NewEvent, StateSpec, StateSummarized
-from tests.test_api_support import api_client, cypher, data_of, error_codes, gql
+from tests.test_api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 
@@ -84,13 +84,14 @@ def graph(sample_store: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def client(graph: Any, neo4j_settings: Any, driver: Driver, encoder: Any) -> Iterator[TestClient]:
-    # The response cache is off here: these tests check what the resolvers compute.
-    with api_client(neo4j_settings, driver, encoder, response_cache_entries=0) as c:
+    # The response cache is off here: these tests check what the resolvers compute. The token lets the provenance
+    # comparison read gold (requirement texts); requests without it see what an anonymous client sees.
+    with api_client(neo4j_settings, driver, encoder, token=TOKEN, response_cache_entries=0) as c:
         yield c
 
 
 def test_item_provenance_matches_direct_cypher_for_every_sample_item(client: TestClient, driver: Driver) -> None:
-    items = data_of(gql(client, ITEM_PROVENANCE, {"first": 100}))["items"]
+    items = data_of(gql(client, ITEM_PROVENANCE, {"first": 100}, token=TOKEN))["items"]
     expected_items = cypher(driver, "MATCH (i:Item) RETURN i.id AS id ORDER BY id")
     assert [i["id"] for i in items] == [r["id"] for r in expected_items]
     assert len(items) == 28

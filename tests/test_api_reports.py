@@ -5,6 +5,7 @@ JSON file), never as the raw file, and public responses carry no absolute path."
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from collections.abc import Iterator
@@ -32,6 +33,20 @@ def report(mini_store: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[st
     return {"root": root, "reports": reports, "folder": folder, "batch": folder.name}
 
 
+def gold_texts(report: dict[str, Any]) -> list[str]:
+    """Requirement texts and actions, and judge rationales, of the report on disk (gold beside the answers)."""
+    data = json.loads((report["folder"] / "report.json").read_text(encoding="utf-8"))
+    texts = {r[key] for item in data["items"] for r in item["requirements"] for key in ("text", "action") if r[key]}
+    for item in data["items"]:
+        for attempt in item["attempts"].values():
+            texts |= {j["rationale"] for j in attempt.get("judgments", []) if j.get("rationale")}
+    return sorted(texts)
+
+
+def shown_gold(text: str, report: dict[str, Any]) -> list[str]:
+    return [g for g in gold_texts(report) if g in text or html.escape(g) in text or html.escape(g, False) in text]
+
+
 @pytest.fixture(scope="module")
 def client(report: dict[str, Any], neo4j_settings: Any, driver: Driver, encoder: Any) -> Iterator[TestClient]:
     with api_client(neo4j_settings, driver, encoder, token=TOKEN, reports_dir=report["reports"]) as c:
@@ -51,16 +66,25 @@ def test_report_json_without_the_token_has_no_reference_answer_and_lists_what_wa
         response = client.get(f"/reports/{report['batch']}/report.json", headers=headers)
         assert response.status_code == 200 and response.headers["content-type"].startswith("application/json")
         assert shown_answers(response.text) == []
+        assert shown_gold(response.text, report) == []
         data = response.json()
         assert data["items"] and all(item["reference_answer"] is None for item in data["items"])
-        assert data["redacted_fields"] == [f"items[{i}].reference_answer" for i in range(len(data["items"]))]
-        # Everything that is not gold is still there.
-        assert data["items"][0]["requirements"] and data["runs"][0]["metrics"]["n_items"] == 4
+        assert all(r["text"] is None and r["action"] is None for item in data["items"] for r in item["requirements"])
+        hidden = set(data["redacted_fields"])
+        for i, item in enumerate(data["items"]):
+            assert f"items[{i}].reference_answer" in hidden
+            for j, _ in enumerate(item["requirements"]):
+                assert {f"items[{i}].requirements[{j}].text", f"items[{i}].requirements[{j}].action"} <= hidden
+        assert any(path.endswith(".rationale") for path in hidden)
+        # Everything that is not gold is still there: ids and structure of requirements, verdicts.
+        first = data["items"][0]["requirements"][0]
+        assert first["id"] and first["statements"] and first["spans"] and data["runs"][0]["metrics"]["n_items"] == 4
 
 
 def test_report_json_with_the_token_has_every_reference_answer(client: TestClient, report: dict[str, Any]) -> None:
     response = client.get(f"/reports/{report['batch']}/report.json", headers=BEARER)
     assert shown_answers(response.text) == reference_answers()
+    assert sorted(shown_gold(response.text, report)) == sorted(gold_texts(report))
     assert "redacted_fields" not in response.json()
 
 
@@ -71,13 +95,14 @@ def test_report_pages_without_the_token_show_no_reference_answer_and_with_it_sho
     url = "/reports/" + page.format(batch=report["batch"])
     anonymous = client.get(url)
     assert anonymous.status_code == 200, anonymous.text
-    assert shown_answers(anonymous.text) == []
+    assert shown_answers(anonymous.text) == [] and shown_gold(anonymous.text, report) == []
     with_token = client.get(url, headers=BEARER)
     if page.endswith(".md"):  # the Markdown report has no traces, so no answers even for the token
         assert with_token.text == anonymous.text and "# ColaBench evaluation" in anonymous.text
         return
     assert "reference-answer-hidden" in anonymous.text and "/static/report-links.js" in anonymous.text
     assert shown_answers(with_token.text) == reference_answers()
+    assert sorted(shown_gold(with_token.text, report)) == sorted(gold_texts(report))
     assert "reference-answer-hidden" not in with_token.text
 
 

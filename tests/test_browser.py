@@ -135,7 +135,10 @@ def test_search_expand_and_click_a_requirement_shows_statements_beside_spans(ser
     span = page.inner_text(".provenance .span")
     assert "I got my first tattoo on Saturday, 1 March" in statement and "mini-s-1" in statement
     assert "Wait 4 months after a new tattoo or piercing before donating." in span and "lines 4–4" in span
-    assert "Apply the 4-month wait" in page.inner_text("#details h2")
+    # The requirement's text is gold: a browser without the API token sees its id and a note instead.
+    assert "i-mini-01-r1" in page.inner_text("#details h2")
+    assert "Apply the 4-month wait" not in page.inner_text("#details")
+    assert "hidden: gold" in page.inner_text("#details .req-text")
     # Statements and spans sit side by side.
     left = page.eval_on_selector(".provenance .statement", "e => e.getBoundingClientRect().left")
     right = page.eval_on_selector(".provenance .span", "e => e.getBoundingClientRect().left")

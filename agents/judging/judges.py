@@ -17,8 +17,6 @@ from agents.prompts.template import PromptTemplate, render_messages
 from graph.events import AnswerJudged
 from graph.hashing import text_sha256
 
-JUDGE_KINDS = ("accuracy", "quality", "errors")
-
 ErrorCategory = Literal["personal_assumption", "context_underuse", "rule_misuse", "answer_omission", "other"]
 Visibility = Literal["visible", "partial", "invisible", "uncertain"]
 

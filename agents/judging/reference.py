@@ -1,11 +1,27 @@
-"""The material a judge reads: the grading reference of an item (from the graph, judges only) and the
-attempt's visible evidence (its tool calls' returns) and answer, rendered as prompt sections."""
+"""The material a judge reads: the grading reference of an item (from the graph, judges only) and what the
+attempt's method saw (the S(H) shown in its prompt, every Search and Read return whole and in the order seen)
+and its answer, rendered as prompt sections.
+
+Nothing is cut unless a judge context budget is set (`RunOptions.judge_context_chars`, `run
+--judge-context-chars N`; off by default). When the sections would exceed it, what is left out follows one
+rule, and the material records it (`JudgeMaterial.context`, stored in each verdict's details as
+`judge_context` and counted in the report):
+1. never shortened: the request, the reference answer, the requirements (with their quoted spans), the public
+   history, the S(H) block and the answer;
+2. first the grader's history and support documents: each is cut to its requirement spans (with 3 lines of
+   context) plus as much of its beginning as a per-document cap allows, the largest equal cap that fits;
+3. then the tool returns: each return longer than a per-return cap is cut at its end, the largest equal cap
+   that fits, with the number of characters left out marked in place;
+4. if the never-shortened sections alone exceed the budget, everything else is at its minimum and the
+   material is marked `over_budget`.
+"""
 
 from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from neo4j import Driver
@@ -13,14 +29,14 @@ from neo4j import Driver
 from agents.history import load_public_history, render_history
 from graph.cypher_files import load_cypher
 
-MAX_DOC_CHARS = 12_000
-MAX_RESPONSE_CHARS = 6_000
 CONTEXT_LINES = 3
+NO_STATES = "(the assistant was shown no state summary)"
 
 
 @dataclass(frozen=True)
 class JudgeMaterial:
-    """Everything the judge prompts are filled with, as text, plus the ids a report may want."""
+    """Everything the judge prompts are filled with, as text, plus the ids a report may want. `context` is
+    None without a budget; with one: budget, characters, what was left out (see the module docstring)."""
 
     item_id: str
     profile_id: str
@@ -33,6 +49,8 @@ class JudgeMaterial:
     documents: str
     evidence: str
     answer: str
+    states: str = NO_STATES
+    context: dict[str, Any] | None = field(default=None, compare=False)
 
     def values(self) -> dict[str, str]:
         return {
@@ -42,9 +60,14 @@ class JudgeMaterial:
             "reference_answer": self.reference_answer,
             "requirements": self.requirements,
             "documents": self.documents,
+            "states": self.states,
             "evidence": self.evidence,
             "answer": self.answer,
         }
+
+    def size(self) -> int:
+        """Characters of all sections (what the budget counts)."""
+        return sum(len(v) for v in self.values().values())
 
 
 def load_item_reference(driver: Driver, database: str, item_id: str) -> dict[str, Any]:
@@ -70,11 +93,13 @@ def build_material(driver: Driver, database: str, attempt_id: str) -> JudgeMater
 
 class MaterialSource:
     """Judge material for many attempts: an item's reference and its profile's history are read once and
-    shared by every method's attempt at that item (the attempt's own trace is always read fresh)."""
+    shared by every method's attempt at that item (the attempt's own trace is always read fresh).
+    `context_budget`: the judge context budget in characters (None: no budget, nothing is cut)."""
 
-    def __init__(self, driver: Driver, database: str) -> None:
+    def __init__(self, driver: Driver, database: str, *, context_budget: int | None = None) -> None:
         self.driver = driver
         self.database = database
+        self.context_budget = context_budget
         self._lock = threading.Lock()
         self._items: dict[str, tuple[dict[str, Any], str]] = {}
 
@@ -90,10 +115,15 @@ class MaterialSource:
         return ref, history
 
     def material(
-        self, attempt_id: str, *, recorded: tuple[str, list[dict[str, Any]], str] | None = None
+        self,
+        attempt_id: str,
+        *,
+        recorded: tuple[str, list[dict[str, Any]], str] | None = None,
+        states: str | None = None,
     ) -> JudgeMaterial:
         """The material for one attempt; `recorded` = (item id, tool calls, answer) just written for it saves
-        reading them back (calls in the shape the attempt_trace query returns)."""
+        reading them back (calls in the shape the attempt_trace query returns); `states` = the S(H) block the
+        method was shown in its prompt (None: it was shown none)."""
         if recorded is None:
             trace = load_attempt_trace(self.driver, self.database, attempt_id)
         else:
@@ -106,7 +136,7 @@ class MaterialSource:
             for span in req["spans"]:
                 span_lines.setdefault(span["doc_id"], []).append((int(span["start_line"]), int(span["end_line"])))
         doc_texts = {d["doc_id"]: d["text"] for d in [*ref["support"], *ref["history_docs"]]}
-        return JudgeMaterial(
+        material = JudgeMaterial(
             item_id=item_id,
             profile_id=str(ref["profile_id"]),
             question=str(ref["question"]),
@@ -118,7 +148,65 @@ class MaterialSource:
             documents=render_documents(ref["support"], ref["history_docs"], span_lines),
             evidence=render_evidence(trace["calls"]),
             answer=str(trace["attempt"].get("answer") or "(no answer)"),
+            states=states if states else NO_STATES,
         )
+        if self.context_budget is None:
+            return material
+        return fit_budget(material, self.context_budget, ref, span_lines, trace["calls"])
+
+
+def fit_budget(
+    material: JudgeMaterial,
+    budget: int,
+    ref: dict[str, Any],
+    span_lines: dict[str, list[tuple[int, int]]],
+    calls: list[dict[str, Any]],
+) -> JudgeMaterial:
+    """Apply the module docstring's rule to fit `material` into `budget` characters; records what it left out."""
+    full_docs, full_evidence = len(material.documents), len(material.evidence)
+    context: dict[str, Any] = {
+        "budget": budget,
+        "chars_full": material.size(),
+        "documents_chars_left_out": 0,
+        "evidence_chars_left_out": 0,
+        "returns_shortened": 0,
+        "over_budget": False,
+    }
+    if material.size() > budget:
+        fixed = material.size() - full_docs - full_evidence
+        docs_cap = _largest_cap(
+            lambda cap: len(render_documents(ref["support"], ref["history_docs"], span_lines, max_chars=cap)),
+            budget - fixed - full_evidence,
+            max(full_docs, 1),
+        )
+        documents = render_documents(ref["support"], ref["history_docs"], span_lines, max_chars=docs_cap)
+        evidence = material.evidence
+        if fixed + len(documents) + len(evidence) > budget:
+            room = budget - fixed - len(documents)
+            longest = max((len(str(c.get("response") or "")) for c in calls), default=0)
+            cap = _largest_cap(lambda c: len(render_evidence(calls, max_response_chars=c)), room, max(longest, 1))
+            evidence = render_evidence(calls, max_response_chars=cap)
+            context["returns_shortened"] = sum(1 for c in calls if len(str(c.get("response") or "")) > cap)
+        material = replace(material, documents=documents, evidence=evidence)
+        context["documents_chars_left_out"] = max(0, full_docs - len(documents))
+        context["evidence_chars_left_out"] = max(0, full_evidence - len(evidence))
+        context["over_budget"] = material.size() > budget
+    context["chars"] = material.size()
+    return replace(material, context=context)
+
+
+def _largest_cap(size_at: Callable[[int], int], room: int, upper: int) -> int:
+    """The largest cap in [0, upper] whose rendering fits in `room` (0 when none does); sizes grow with caps."""
+    if size_at(upper) <= room:
+        return upper
+    low, high = 0, upper
+    while low < high:
+        mid = (low + high + 1) // 2
+        if size_at(mid) <= room:
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 def render_requirements(requirements: list[dict[str, Any]], doc_texts: dict[str, str]) -> str:
@@ -144,23 +232,31 @@ def render_requirements(requirements: list[dict[str, Any]], doc_texts: dict[str,
 
 
 def render_documents(
-    support: list[dict[str, Any]], history_docs: list[dict[str, Any]], spans: dict[str, list[tuple[int, int]]]
+    support: list[dict[str, Any]],
+    history_docs: list[dict[str, Any]],
+    spans: dict[str, list[tuple[int, int]]],
+    *,
+    max_chars: int | None = None,
 ) -> str:
+    """Numbered lines of every support and history document, whole (`max_chars`: per-document cap, see
+    `excerpt`; only under a judge context budget)."""
     parts: list[str] = []
     for kind, docs in (("support document", support), ("history document", history_docs)):
         for doc in docs:
-            body = excerpt(doc["text"], spans.get(doc["doc_id"], []))
+            spans_of = spans.get(doc["doc_id"], [])
+            body = excerpt(doc["text"], spans_of) if max_chars is None else excerpt(doc["text"], spans_of, max_chars)
             parts.append(f"### [{doc['doc_id']}] {doc['title']} ({kind})\n{body}")
     return "\n\n".join(parts) or "(none)"
 
 
-def excerpt(text: str, spans: list[tuple[int, int]], max_chars: int = MAX_DOC_CHARS) -> str:
-    """Numbered lines of a document; when it is too long, the requirement spans (with a little context) and
-    as much of the beginning as fits, with gaps marked."""
+def excerpt(text: str, spans: list[tuple[int, int]], max_chars: int | None = None) -> str:
+    """Numbered lines of a document (all of them when `max_chars` is None); when it is longer than
+    `max_chars`, the requirement spans (with a little context) and as much of the beginning as fits, gaps
+    marked."""
     lines = text.split("\n")
     numbered = [f"{i}: {line}" for i, line in enumerate(lines, start=1)]
     full = "\n".join(numbered)
-    if len(full) <= max_chars:
+    if max_chars is None or len(full) <= max_chars:
         return full
     keep: set[int] = set()
     for start, end in spans:
@@ -184,7 +280,9 @@ def excerpt(text: str, spans: list[tuple[int, int]], max_chars: int = MAX_DOC_CH
     return "\n".join(out)
 
 
-def render_evidence(calls: list[dict[str, Any]]) -> str:
+def render_evidence(calls: Sequence[dict[str, Any]], *, max_response_chars: int | None = None) -> str:
+    """Every tool call in the order made, with its whole return (`max_response_chars`: cap per return, only
+    under a judge context budget; what a cap leaves out is marked in place)."""
     if not calls:
         return "(the assistant made no tool calls)"
     out: list[str] = []
@@ -196,8 +294,9 @@ def render_evidence(calls: list[dict[str, Any]]) -> str:
             args = str(args)
         status = "ok" if call.get("ok") else f"failed: {call.get('error')}"
         response = str(call.get("response") or "")
-        if len(response) > MAX_RESPONSE_CHARS:
-            response = response[:MAX_RESPONSE_CHARS] + " [...]"
+        if max_response_chars is not None and len(response) > max_response_chars:
+            left_out = len(response) - max_response_chars
+            response = response[:max_response_chars] + f" [... {left_out} characters left out: judge context budget]"
         # Every search tool is shown as `search`, so the tool names do not tell the (blind) judge the method.
         tool = "search" if str(call["tool"]).endswith("_search") else call["tool"]
         head = f"- round {call['round']}, call {call['ordinal'] + 1}: {tool} {args} ({status})"

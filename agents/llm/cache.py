@@ -2,7 +2,10 @@
 
 The key covers everything that shapes a reply (model, messages, tools, tool choice, response format,
 sampling parameters, provider extras) and nothing else: not the endpoint URL, not the API key. A rerun of
-the same requests therefore costs nothing and returns the identical replies.
+the same requests therefore costs nothing and returns the identical replies. What the server does with a
+request (its chat template, quantisation) is not in the request: set a cache namespace to keep setups apart.
+Only replies that were checked are stored: a reply cut by `max_tokens` or a structured reply that failed
+validation is never cached.
 """
 
 from __future__ import annotations
@@ -26,10 +29,14 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def request_key(request: dict[str, Any]) -> str:
-    """SHA-256 hex of the canonical JSON of a chat request (sorted keys, no whitespace)."""
+def request_key(request: dict[str, Any], namespace: str = "") -> str:
+    """SHA-256 hex of the canonical JSON of a chat request (sorted keys, no whitespace). A non-empty
+    `namespace` (COLABENCH_LLM_CACHE_NAMESPACE: one endpoint setup, e.g. a server's chat template) scopes the
+    key, so replies cached under another setup are not returned; empty keeps the plain request hash."""
     import hashlib
 
+    if namespace:
+        return hashlib.sha256(canonical_bytes({"cache_namespace": namespace, "request": request})).hexdigest()
     return hashlib.sha256(canonical_bytes(request)).hexdigest()
 
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache, request_key
-from agents.llm.errors import LLMOutputError, LLMUnavailableError
+from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
 from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
 
@@ -119,8 +119,13 @@ class LLMClient:
         cache_mode: CacheMode = "use",
         sleep: Callable[[float], None] = time.sleep,
         slots: threading.BoundedSemaphore | None = None,
+        cache_namespace: str = "",
+        stop: threading.Event | None = None,
     ) -> None:
         settings.require()
+        self.cache_namespace = cache_namespace
+        # Set on Ctrl-C (shared by every client of a run): no new request is sent, backoff waits end.
+        self.stop = stop or threading.Event()
         self.settings = settings
         self.role = settings.role
         self.cache = cache if cache_mode != "off" else None
@@ -183,21 +188,28 @@ class LLMClient:
         tool_choice: str | None = None,
         response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
+        cache_reply: bool = True,
     ) -> ChatReply:
-        """One chat completion, from the cache when the identical request was answered before."""
+        """One chat completion, from the cache when the identical request was answered before. A reply cut
+        by `max_tokens` (finish_reason `length`) is never cached; with `cache_reply=False` the caller caches
+        the reply itself once it has checked it (`remember`)."""
         request = self.build_request(
             messages, tools=tools, tool_choice=tool_choice, response_format=response_format, max_tokens=max_tokens
         )
-        key = request_key(request)
+        key = request_key(request, self.cache_namespace)
         s = self.settings
         started = time.perf_counter()
         hit = self.cache.get(key) if self.cache is not None and self.cache_mode == "use" else None
         if hit is not None:
             reply = ChatReply.from_cache(hit, key)
         else:
-            reply = self._send_with_retries(request, key)
-            if self.cache is not None:
-                self.cache.put(key, model=self.model, role=self.role, response=reply.to_cache())
+            try:
+                reply = self._send_with_retries(request, key)
+            except LLMError as exc:
+                exc.role = self.role
+                raise
+            if cache_reply and reply.finish_reason != "length":
+                self.remember(reply)
         self.ledger.record_call(
             self.role,
             cached=reply.cached,
@@ -209,13 +221,24 @@ class LLMClient:
         )
         return reply
 
+    def remember(self, reply: ChatReply) -> None:
+        """Cache a reply fetched with `cache_reply=False` (after the caller found it valid)."""
+        if self.cache is not None and not reply.cached:
+            self.cache.put(reply.request_sha256, model=self.model, role=self.role, response=reply.to_cache())
+
     def _send_with_retries(self, request: dict[str, Any], key: str) -> ChatReply:
         s = self.settings
         last_problem = ""
         last_retry_after: float | None = None
         for attempt in range(s.max_retries + 1):
             if attempt:
-                self._sleep(self._backoff(attempt, last_retry_after))
+                delay = self._backoff(attempt, last_retry_after)
+                if self._sleep is time.sleep:
+                    self.stop.wait(delay)
+                else:
+                    self._sleep(delay)
+            if self.stop.is_set():
+                raise LLMInterruptedError(f"role {self.role!r}: interrupted before the request was sent")
             last_retry_after = None
             self.ledger.record_request(self.role, retry=attempt > 0)
             try:
@@ -224,7 +247,7 @@ class LLMClient:
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 if status not in _RETRY_STATUS and status < 500:
-                    raise LLMUnavailableError(
+                    raise LLMRefusedError(
                         f"role {self.role!r}: {public_url(str(s.base_url))} refused the request for model "
                         f"{s.model!r} with HTTP {status}: {_short(exc.message)}"
                     ) from exc
@@ -307,16 +330,29 @@ class LLMClient:
                 conversation.insert(0, {"role": "system", "content": instruction})
         replies: list[ChatReply] = []
         problem = ""
+        max_tokens: int | None = None
         for _ in range(self.settings.invalid_output_retries + 1):
-            reply = self.chat(conversation, response_format=response_format)
+            reply = self.chat(conversation, response_format=response_format, max_tokens=max_tokens, cache_reply=False)
             replies.append(reply)
+            if reply.finish_reason == "length":
+                # Cut off at max_tokens: not an answer to repair. Ask the same again once with twice the budget.
+                budget = max_tokens or self.settings.max_tokens
+                problem = f"the reply was cut off at max_tokens={budget} (finish_reason 'length')"
+                self.ledger.record_invalid(self.role)
+                if max_tokens is not None:
+                    break
+                max_tokens = budget * 2
+                continue
             try:
                 value = output.model_validate_json(extract_json_object(reply.content or ""))
                 rejected = check(value) if check is not None else None
                 if rejected is None:
+                    self.remember(reply)
                     return StructuredReply(value, replies)
                 problem = _short(rejected, 600)
-            except (ValidationError, ValueError) as exc:
+            except ValidationError as exc:
+                problem = _short(plain_validation_problem(exc), 600)
+            except ValueError as exc:
                 problem = _short(str(exc), 600)
             self.ledger.record_invalid(self.role)
             conversation = [
@@ -324,10 +360,21 @@ class LLMClient:
                 {"role": "assistant", "content": reply.content or ""},
                 {"role": "user", "content": STRUCTURED_REPAIR.render(problem=problem)},
             ]
-        raise LLMOutputError(
+        error = LLMOutputError(
             f"role {self.role!r} (model {self.model!r}) returned no valid {name} after "
             f"{len(replies)} attempt(s); last problem: {problem}"
         )
+        error.role = self.role
+        raise error
+
+
+def plain_validation_problem(exc: ValidationError) -> str:
+    """A pydantic validation error in plain words: one `where: what` per problem, no documentation links."""
+    parts = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err.get("loc", ())) or "the reply"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "the reply does not match the schema"
 
 
 def extract_json_object(text: str) -> str:

@@ -1,4 +1,7 @@
-"""Typed errors of the LLM layer. Messages name the role, model and endpoint, never an API key."""
+"""Typed errors of the LLM layer. Messages name the role, model and endpoint, never an API key.
+
+`retryable` says whether running the same command again can help: a refused request (HTTP 400/401/403/404)
+repeats identically, a flaky endpoint or an invalid reply (never cached) may not."""
 
 from __future__ import annotations
 
@@ -6,9 +9,14 @@ from __future__ import annotations
 class LLMError(Exception):
     """Base class of expected LLM-layer failures (shown without a stack trace by the CLI)."""
 
+    retryable: bool = True
+    role: str = ""
+
 
 class LLMConfigError(LLMError, ValueError):
     """The settings of a role are missing or inconsistent."""
+
+    retryable = False
 
 
 class LLMUnavailableError(LLMError):
@@ -16,5 +24,15 @@ class LLMUnavailableError(LLMError):
     request outright (400/401/403/404)."""
 
 
+class LLMRefusedError(LLMUnavailableError):
+    """The endpoint refused the request (HTTP 400/401/403/404...): the same request would be refused again."""
+
+    retryable = False
+
+
 class LLMOutputError(LLMError):
     """The model's reply stayed invalid (not JSON, or not matching the schema) after every retry."""
+
+
+class LLMInterruptedError(LLMError):
+    """The run was interrupted (Ctrl-C) before this request was sent: nothing is recorded for it."""

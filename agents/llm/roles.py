@@ -29,6 +29,9 @@ class LLMRoles:
         general = LLMGlobalSettings()
         self.cache_mode: CacheMode = cache_mode or general.cache_mode
         self.cache_path = cache_path or general.cache_path
+        self.cache_namespace = general.cache_namespace
+        # Set by `interrupt()` (Ctrl-C): every client stops sending new requests.
+        self.stop = threading.Event()
         self.cache = ResponseCache(self.cache_path) if self.cache_mode != "off" else None
         self.ledger = UsageLedger()
         self._clients: dict[tuple[str, int], LLMClient] = {}
@@ -50,6 +53,8 @@ class LLMRoles:
                 ledger=ledger,
                 cache_mode=self.cache_mode,
                 slots=self._slots[role],
+                cache_namespace=self.cache_namespace,
+                stop=self.stop,
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)
@@ -65,6 +70,10 @@ class LLMRoles:
     def public_records(self, roles: list[str]) -> dict[str, Any]:
         """Endpoint (no credentials), model and parameters of each role, for the run record."""
         return {role: self.settings[role].public_record() for role in roles}
+
+    def interrupt(self) -> None:
+        """Stop sending: requests not yet sent raise LLMInterruptedError, retry waits end at once."""
+        self.stop.set()
 
     def close(self) -> None:
         for client in self._clients.values():

@@ -133,12 +133,16 @@ def load_role_settings(role: str, **overrides: Any) -> LLMRoleSettings:
 
 
 class LLMGlobalSettings(TableSettings):
-    """Settings shared by every role: the response cache. Env `COLABENCH_LLM_CACHE`, `..._CACHE_MODE`."""
+    """Settings shared by every role: the response cache. Env `COLABENCH_LLM_CACHE`, `..._CACHE_MODE`,
+    `..._CACHE_NAMESPACE`."""
 
     model_config = SettingsConfigDict(extra="ignore", env_prefix="COLABENCH_LLM_")
 
     cache: Path | None = Field(default=None, description="SQLite file of the response cache")
     cache_mode: CacheMode = Field(default="use", description="use | refresh (ignore hits, overwrite) | off")
+    cache_namespace: str = Field(
+        default="", description="scopes cached replies to one endpoint setup (e.g. `llama-server+chatml-tools`)"
+    )
 
     config_table: ClassVar[str] = "llm"
 

@@ -1,6 +1,7 @@
 """The method registry. A method is data: a label, tool bindings (tool name -> retrieval recipe), whether the
-state summary S(H) goes into the system prompt, and whether it is one of the paper's five compared methods.
-What it reads is derived from its recipes: the memory system (the recipes' `memory_system`), whether it needs
+state summary S(H) goes into the system prompt, whether the answer prompt carries the source-attribution
+constraint (`source_attribution`: MemKB and its ablations), and whether it is one of the paper's five compared
+methods. What it reads is derived from its recipes: the memory system (the recipes' `memory_system`), whether it needs
 S(H) (a recipe returns states, or S(H) is in the prompt) and whether MemKB's document links must exist (a recipe
 has the memory_linked channel).
 
@@ -52,6 +53,8 @@ class MethodSpec(BaseModel):
     # one of the five methods of the paper's headline comparison (`--methods all`)
     in_paper: bool = False
     state_system: str = "memkb"
+    # the answer prompt carries the source-attribution constraint (Sec. 4.3; MemKB and its ablations, App. B.3)
+    source_attribution: bool = False
 
     def recipes(self) -> list[Recipe]:
         return [get_recipe(b.recipe) for b in self.tools if b.recipe]
@@ -164,6 +167,7 @@ register_method(
         description="memkb_search over Mem0's memories (memory cards, the state list S(H), RRF of memory-linked, "
         "semantic and keyword documents) and Read; S(H) in the system prompt",
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB"), READ),
+        source_attribution=True,
         state_in_prompt=True,
         in_paper=True,
     ),
@@ -200,6 +204,7 @@ register_method(
         description="MemKB whose memory cards are verbatim user turns (no LLM needed to build them); S(H) in the "
         "system prompt",
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_RAW_TURNS"), READ),
+        source_attribution=True,
         state_in_prompt=True,
     ),
 )
@@ -209,6 +214,7 @@ register_method(
         label="MemKB w/o state summary",
         description="MemKB without S(H): no state list in the prompt or in search responses",
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_NO_STATE"), READ),
+        source_attribution=True,
     ),
 )
 register_method(
@@ -217,6 +223,7 @@ register_method(
         label="MemKB w/o document links",
         description="MemKB whose documents come from semantic and keyword search only (memory texts and S(H) kept)",
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_NO_LINKS"), READ),
+        source_attribution=True,
         state_in_prompt=True,
     ),
 )

@@ -20,6 +20,7 @@ from typing import Any
 from neo4j import Driver
 from pydantic import BaseModel, Field
 
+from agents.judging.registry import judge_for_kind
 from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.tools.definitions import KNOWLEDGE_TOOLS
 from graph.cypher_files import load_cypher
@@ -79,6 +80,9 @@ class AttemptMetrics(BaseModel):
     quality: dict[str, float] = Field(default_factory=dict)
     error_category: str | None = None
     visibility: str | None = None
+    # verdicts whose inputs a judge context budget shortened, and the characters it left out of them
+    judge_inputs_shortened: int = 0
+    judge_chars_left_out: int = 0
 
     @property
     def answered(self) -> bool:
@@ -153,6 +157,15 @@ def _json(value: Any) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {}
 
 
+def _left_out(details: Any) -> int:
+    """Characters a judge context budget left out of one verdict's inputs (0: none, or no budget)."""
+    parsed = json.loads(details) if isinstance(details, str) and details else details
+    context = parsed.get("judge_context") if isinstance(parsed, dict) else None
+    if not isinstance(context, dict):
+        return 0
+    return int(context.get("documents_chars_left_out", 0)) + int(context.get("evidence_chars_left_out", 0))
+
+
 def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[AttemptMetrics]:
     """One row per planned item of the run (items never attempted included)."""
     with driver.session(database=database) as session:
@@ -170,15 +183,16 @@ def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[
         for j in judgments:  # ordered by seq: later judgments overwrite earlier ones
             if j["judge_model"] != judge_model or j["prompt_sha256"] not in judge_shas:
                 continue
-            kind = j["kind"]
-            if kind == "accuracy":
-                row.verdict = j["verdict"]
-                row.accuracy_valid = bool(j["valid"])
-            elif kind.startswith("quality:") and j["score"] is not None:
-                row.quality[kind.split(":", 1)[1]] = float(j["score"])
-            elif kind == "error_analysis" and j["valid"]:
-                row.error_category = j["error_category"]
-                row.visibility = j["visibility"]
+            shortened = _left_out(j.get("details"))
+            if shortened:
+                row.judge_inputs_shortened += 1
+                row.judge_chars_left_out += shortened
+            judge = judge_for_kind(j["kind"])  # the registered judge says what its verdict contributes
+            for name, value in (judge.metric_fields(j) if judge is not None else {}).items():
+                if isinstance(value, dict):
+                    getattr(row, name).update(value)
+                else:
+                    setattr(row, name, value)
         rows.append(row)
     return rows
 
@@ -208,6 +222,8 @@ class RunMetrics(BaseModel):
     quality: dict[str, dict[str, float]]
     errors: dict[str, dict[str, int]]
     n_error_analyses: int
+    n_judge_inputs_shortened: int = 0
+    judge_chars_left_out: int = 0
 
 
 def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
@@ -252,4 +268,6 @@ def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
         quality=quality,
         errors=errors,
         n_error_analyses=sum(sum(v.values()) for v in errors.values()),
+        n_judge_inputs_shortened=sum(r.judge_inputs_shortened for r in rows),
+        judge_chars_left_out=sum(r.judge_chars_left_out for r in rows),
     )

@@ -53,6 +53,9 @@ class Comparison(BaseModel):
     method_label: str
     n_common_items: int
     n_clusters: int
+    # Items both runs planned but not both answered (an endpoint error, or never attempted): left out of every
+    # gain, listed with each run's attempt status, so errors never count as real zeros.
+    excluded_items: list[dict[str, Any]] = []
     overall: dict[str, GainRow]
     groups: dict[str, list[GainRow]]
     shared_access: list[GainRow]
@@ -60,8 +63,23 @@ class Comparison(BaseModel):
 
 
 def pair_rows(baseline: list[AttemptMetrics], method: list[AttemptMetrics]) -> list[Pair]:
+    """The items both runs answered, paired (errored or unattempted attempts are no data, not zeros)."""
+    by_item = {r.item_id: r for r in baseline if r.answered}
+    return [(by_item[r.item_id], r) for r in method if r.answered and r.item_id in by_item]
+
+
+def excluded_items(baseline: list[AttemptMetrics], method: list[AttemptMetrics]) -> list[dict[str, Any]]:
+    """Items of both runs that not both answered, with each side's status (`not attempted` when missing)."""
     by_item = {r.item_id: r for r in baseline}
-    return [(by_item[r.item_id], r) for r in method if r.item_id in by_item]
+    return [
+        {
+            "item_id": r.item_id,
+            "baseline": by_item[r.item_id].status or "not attempted",
+            "method": r.status or "not attempted",
+        }
+        for r in method
+        if r.item_id in by_item and not (r.answered and by_item[r.item_id].answered)
+    ]
 
 
 def _gain(
@@ -84,7 +102,10 @@ def _gain(
     )
 
 
-def _passed(r: AttemptMetrics) -> float:
+def _passed(r: AttemptMetrics) -> float | None:
+    """1 for pass, 0 for fail or needs adjudication, None (left out) when no accuracy verdict exists."""
+    if r.verdict is None:
+        return None
     return 1.0 if r.passed else 0.0
 
 
@@ -135,6 +156,7 @@ def compare(
         method_label=method[1],
         n_common_items=len(pairs),
         n_clusters=len({a.profile_id for a, _ in pairs}),
+        excluded_items=excluded_items(baseline[2], method[2]),
         overall=overall,
         groups=groups,
         shared_access=shared,
@@ -157,7 +179,7 @@ def stratified_fact_gains(
     single- and multi-fact items are kept. Within a stratum the gain of a group is its mean paired difference;
     both groups are averaged with the same weights (the stratum's item count). Each bootstrap resample
     recomputes the weights and drops strata that lose a group."""
-    eligible = [(a, b) for a, b in pairs if b.n_facts >= 1]
+    eligible = [(a, b) for a, b in pairs if b.n_facts >= 1 and a.verdict is not None and b.verdict is not None]
     out: list[dict[str, Any]] = []
     for name, key in (
         ("profile x requirements", lambda r: (r.profile_id, r.n_requirements)),
@@ -177,7 +199,7 @@ def stratified_fact_gains(
         position = {s: j for j, s in enumerate(labels)}
         stratum = np.array([position[strata_of[i]] for i in keep])
         is_multi = multi[keep]
-        diffs = np.array([_passed(b) - _passed(a) for a, b in kept_pairs])
+        diffs = np.array([float(_passed(b) or 0.0) - float(_passed(a) or 0.0) for a, b in kept_pairs])
         clusters = [a.profile_id for a, _ in kept_pairs]
         n_strata = len(labels)
         ind_single = np.zeros((len(keep), n_strata))

@@ -21,7 +21,10 @@ $requirements
 ## History and support documents (grader reference)
 $documents
 
-## What the assistant's tools returned (its visible evidence)
+## The state summary the assistant was shown before its first search (its visible evidence)
+$states
+
+## What the assistant's tools returned, whole and in the order it saw them (its visible evidence)
 $evidence
 
 ## The assistant's answer
@@ -29,7 +32,7 @@ $answer"""
 
 JUDGE_ACCURACY = PromptTemplate(
     "judge_accuracy",
-    "1",
+    "2",
     """[[system]]
 You grade one answer that an assistant gave to a user's request. You have the grading reference: the user's
 whole public conversation history, the reference answer, the answer requirements (each with the user
@@ -104,7 +107,7 @@ QUALITY_DIMENSIONS: dict[str, tuple[str, str]] = {
 def _quality_template(dimension: str) -> PromptTemplate:
     title, rubric = QUALITY_DIMENSIONS[dimension]
     return PromptTemplate(
-        f"judge_quality_{dimension}", "1", _QUALITY_FRAME.format(title=title, rubric=rubric) + _REFERENCE
+        f"judge_quality_{dimension}", "2", _QUALITY_FRAME.format(title=title, rubric=rubric) + _REFERENCE
     )
 
 
@@ -115,7 +118,7 @@ VISIBILITY_LEVELS = ("visible", "partial", "invisible", "uncertain")
 
 JUDGE_ERROR_ANALYSIS = PromptTemplate(
     "judge_error_analysis",
-    "1",
+    "2",
     """[[system]]
 An assistant's answer to a user's request was graded as failed. Find the decisive error and whether the
 evidence needed to avoid it was available to the assistant. The accuracy grade stays as it is.

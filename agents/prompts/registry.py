@@ -8,8 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.prompts.answering import ANSWER, ANSWER_FINAL, ANSWER_STATE_BLOCK
-from agents.prompts.judging import JUDGE_ACCURACY, JUDGE_ERROR_ANALYSIS, JUDGE_QUALITY
+from agents.prompts.answering import ANSWER, ANSWER_ATTRIBUTION_BLOCK, ANSWER_FINAL, ANSWER_STATE_BLOCK
 from agents.prompts.output import JSON_OBJECT_INSTRUCTION, STRUCTURED_REPAIR
 from agents.prompts.state import STATE_SUMMARY
 from agents.prompts.template import PromptError, PromptTemplate, load_prompt_file
@@ -20,15 +19,16 @@ _FIXED = frozenset({JSON_OBJECT_INSTRUCTION.name, STRUCTURED_REPAIR.name})
 
 
 def builtin_prompts() -> dict[str, PromptTemplate]:
-    """Every template of the project by name."""
+    """Every template of the project by name (the judges' come from the judge registry)."""
+    from agents.judging.registry import judge_templates
+
     templates = [
         ANSWER,
+        ANSWER_ATTRIBUTION_BLOCK,
         ANSWER_STATE_BLOCK,
         ANSWER_FINAL,
         STATE_SUMMARY,
-        JUDGE_ACCURACY,
-        JUDGE_ERROR_ANALYSIS,
-        *JUDGE_QUALITY.values(),
+        *judge_templates(),
         JSON_OBJECT_INSTRUCTION,
         STRUCTURED_REPAIR,
     ]

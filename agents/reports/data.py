@@ -62,6 +62,24 @@ def build_report_data(
                 f"run {r.run_id}: {m.n_needs_adjudication} verdict(s) need adjudication "
                 f"({m.n_invalid_judge_replies} because the judge's reply stayed invalid); counted as not passed"
             )
+        if m.n_judge_inputs_shortened:
+            notes.append(
+                f"run {r.run_id}: the judge context budget shortened the inputs of {m.n_judge_inputs_shortened} "
+                f"verdict(s), leaving out {m.judge_chars_left_out:,} characters (documents first, then tool returns)"
+            )
+    for r in records:
+        for f in endpoint_failures(driver, database, r.run_id):
+            again = "a rerun may help" if f["retryable"] else "refused: a rerun repeats it"
+            notes.append(
+                f"run {r.run_id}: {f['n']} {f['role']} endpoint error(s) at {f['stage']} ({again}); latest: "
+                f"{' '.join(str(f['latest_error']).split())[:400]}"
+            )
+        flags = r.counts or {}
+        if flags.get("cut_by_length") or flags.get("looks_like_tool_call"):
+            notes.append(
+                f"run {r.run_id}: {flags.get('cut_by_length', 0)} answer(s) cut by max_tokens, "
+                f"{flags.get('looks_like_tool_call', 0)} answer(s) that look like an unparsed tool call (flagged)"
+            )
     for note in first.config.get("notes", []):
         notes.append(str(note))
     datasets = sorted({r.dataset for r in records})
@@ -71,13 +89,31 @@ def build_report_data(
         "datasets": datasets,
         "batch_ids": sorted({r.batch_id for r in records}),
         "bootstrap": {"resamples": resamples, "seed": seed, "cluster": "profile"},
-        "runs": [_run_entry(r, metrics[r.run_id].model_dump(), rows[r.run_id]) for r in records],
+        "runs": [
+            {
+                **_run_entry(r, metrics[r.run_id].model_dump(), rows[r.run_id]),
+                "endpoint_failures": endpoint_failures(driver, database, r.run_id),
+            }
+            for r in records
+        ],
         "comparisons": comparisons,
         "groups": _group_accuracy(records, rows),
-        "funnel": {r.run_id: aggregate_funnel(funnels[r.run_id]) for r in records},
+        "funnel": {r.run_id: _answered_funnel(funnels[r.run_id], rows[r.run_id]) for r in records},
         "items": _items(driver, database, records, rows, funnels) if traces else [],
         "notes": notes,
     }
+
+
+def _answered_funnel(funnel: list[Any], rows: list[AttemptMetrics]) -> dict[str, Any]:
+    """The funnel over the items the run answered (n stated); errored or unattempted items are listed apart,
+    not counted as chains that broke."""
+    answered = {r.item_id for r in rows if r.answered}
+    out = aggregate_funnel([f for f in funnel if f.item_id in answered])
+    out["n_answered_items"] = len(answered)
+    out["left_out_items"] = [
+        {"item_id": r.item_id, "status": r.status or "not attempted"} for r in rows if not r.answered
+    ]
+    return out
 
 
 def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMetrics]) -> dict[str, Any]:
@@ -101,7 +137,17 @@ def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMet
         "usage": record.usage,
         "metrics": metrics,
         "n_profiles": len({r.profile_id for r in rows}),
+        "flags": {
+            "cut_by_length": int((record.counts or {}).get("cut_by_length", 0)),
+            "looks_like_tool_call": int((record.counts or {}).get("looks_like_tool_call", 0)),
+        },
     }
+
+
+def endpoint_failures(driver: Driver, database: str, run_id: str) -> list[dict[str, Any]]:
+    """The run's EndpointFailed events per role and stage (count, retryable, latest error text)."""
+    with driver.session(database=database) as session:
+        return [dict(r) for r in session.run(load_cypher("agents/endpoint_failures"), run_id=run_id)]
 
 
 def _group_accuracy(records: list[RunRecord], rows: dict[str, list[AttemptMetrics]]) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def _summary(data: dict[str, Any]) -> str:
             "<tr>"
             f"<td>{escape(run['label'])}<br>{node_link(run['run_id'])}<br>"
             f"<span class='muted'>{escape(_memory_note(run))}</span></td><td>{escape(run['status'])}</td>"
-            f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td>"
+            f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td><td class='n'>{m['n_errors']}</td>"
             f"<td class='n'><b>{_pct(m['accuracy'])}</b><br><span class='muted'>{m['n_pass']}/{m['n_items']}</span></td>"
             f"<td class='n'>{m['n_needs_adjudication']}</td>"
             f"<td class='n'>{_pct(m['read_recall'])}<br><span class='muted'>n={m['n_read_recall_items']}</span></td>"
@@ -116,7 +116,7 @@ def _summary(data: dict[str, Any]) -> str:
             "</tr>"
         )
     return (
-        "<h2>Summary</h2><table><tr><th>method / run</th><th>status</th><th>items</th><th>answered</th>"
+        "<h2>Summary</h2><table><tr><th>method / run</th><th>status</th><th>items</th><th>answered</th><th>errors</th>"
         "<th>accuracy</th><th>needs adj.</th><th>Read Recall</th><th>first-search hit</th><th>search hit</th>"
         "<th>avg turns (incl. final)</th><th>avg tokens</th><th>LLM calls / cached</th></tr>"
         + "".join(rows)
@@ -140,6 +140,14 @@ def _gain_rows(comparison: dict[str, Any]) -> list[tuple[str, dict[str, Any], fl
     return rows
 
 
+def _excluded_note(comp: dict[str, Any]) -> str:
+    excluded = comp.get("excluded_items") or []
+    if not excluded:
+        return ""
+    listed = ", ".join(f"{e['item_id']} ({e['baseline']} / {e['method']})" for e in excluded)
+    return f"; left out, not answered by both: {listed}"
+
+
 def _comparisons(data: dict[str, Any]) -> str:
     if not data["comparisons"]:
         return "<h2>Paired gains</h2><p class='muted'>One run only: nothing to compare.</p>"
@@ -147,8 +155,8 @@ def _comparisons(data: dict[str, Any]) -> str:
     for comp in data["comparisons"]:
         title = f"{comp['method_label']} - {comp['baseline_label']}"
         out.append(
-            f"<h3>{escape(title)}</h3><p class='muted'>{comp['n_common_items']} common items, "
-            f"{comp['n_clusters']} profile clusters.</p>"
+            f"<h3>{escape(title)}</h3><p class='muted'>{comp['n_common_items']} items answered by both runs, "
+            f"{comp['n_clusters']} profile clusters{escape(_excluded_note(comp))}.</p>"
         )
         forest_rows = []
         table = [
@@ -229,7 +237,7 @@ def _charts(data: dict[str, Any]) -> str:
 
 def _quality(data: dict[str, Any]) -> str:
     if not any(run["metrics"]["quality"] for run in data["runs"]):
-        return "<h2>Answer quality</h2><p class='muted'>Not judged (run with <code>--judges accuracy,quality,errors</code>).</p>"
+        return "<h2>Answer quality</h2><p class='muted'>Not judged (run with <code>--judges accuracy,quality,error_analysis</code>).</p>"
     rows = []
     for dim in QUALITY_DIMENSIONS:
         cells = []
@@ -349,7 +357,8 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool
         "<h3>Requirements</h3><ul>",
     ]
     for req in item["requirements"]:
-        out.append(f"<li>{node_link(req['id'])} {escape(req['text'])}")
+        text = escape(req["text"]) if req.get("text") is not None else f"<i class='muted'>{escape(GOLD_HIDDEN_NOTE)}</i>"
+        out.append(f"<li>{node_link(req['id'])} {text}")
         if req.get("action"):
             out.append(f"<br><i>action:</i> {escape(req['action'])}")
         for st in req["statements"]:

@@ -17,6 +17,13 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
+def _excluded_text(excluded: list[dict[str, Any]]) -> str:
+    if not excluded:
+        return ""
+    listed = ", ".join(f"{e['item_id']} ({e['baseline']} / {e['method']})" for e in excluded)
+    return f"; left out, not answered by both: {listed}"
+
+
 def render_markdown(data: dict[str, Any]) -> str:
     boot = data["bootstrap"]
     lines = [
@@ -31,15 +38,15 @@ def render_markdown(data: dict[str, Any]) -> str:
         "",
         "## Summary",
         "",
-        "| method | memory | run | status | items | accuracy | needs adj. | Read Recall | first-search hit | "
+        "| method | memory | run | status | items | errors | accuracy | needs adj. | Read Recall | first-search hit | "
         "search hit | avg turns | avg tokens |",
-        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in data["runs"]:
         m = run["metrics"]
         lines.append(
             f"| {run['label']} | {run.get('memory_system') or '-'} | `{run['run_id']}` | {run['status']} | "
-            f"{m['n_items']} | {_pct(m['accuracy'])} "
+            f"{m['n_items']} | {m['n_errors']} | {_pct(m['accuracy'])} "
             f"({m['n_pass']}/{m['n_items']}) | {m['n_needs_adjudication']} | {_pct(m['read_recall'])} | "
             f"{_pct(m['first_search_hit_rate'])} | {_pct(m['search_hit_rate'])} | {_num(m['avg_turns'])} | "
             f"{_num(m['avg_tokens'], 0)} |"
@@ -49,7 +56,9 @@ def render_markdown(data: dict[str, Any]) -> str:
             "",
             f"## Paired gains: {comp['method_label']} - {comp['baseline_label']}",
             "",
-            f"{comp['n_common_items']} common items, {comp['n_clusters']} profile clusters.",
+            f"{comp['n_common_items']} items answered by both runs, {comp['n_clusters']} profile clusters"
+            + _excluded_text(comp.get("excluded_items") or [])
+            + ".",
             "",
             "| metric | subset | n | gain [95% CI] |",
             "| --- | --- | ---: | --- |",
@@ -86,7 +95,7 @@ def render_markdown(data: dict[str, Any]) -> str:
                 q = run["metrics"]["quality"].get(dim)
                 cells.append(f"{q['mean']:.3f} (n={int(q['n'])})" if q else "n/a")
             lines.append(f"| {dim} | " + " | ".join(cells) + " |")
-    lines += ["", "## Evidence funnel (requirements reaching each step / applicable)", ""]
+    lines += ["", "## Evidence funnel (requirements reaching each step / applicable; answered items only)", ""]
     lines.append("| method | n | " + " | ".join(STEPS) + " | complete |")
     lines.append("| --- | ---: |" + " ---: |" * (len(STEPS) + 1))
     for run in data["runs"]:
@@ -99,6 +108,13 @@ def render_markdown(data: dict[str, Any]) -> str:
         lines.append(
             f"| {run['label']} | {block['n']} | " + " | ".join(cells) + f" | {block['broke_at']['complete']} |"
         )
+    for run in data["runs"]:
+        left_out = data["funnel"][run["run_id"]].get("left_out_items") or []
+        if left_out:
+            lines.append(
+                f"\n{run['label']}: {len(left_out)} item(s) left out of the funnel (not answered): "
+                + ", ".join(f"{i['item_id']} ({i['status']})" for i in left_out)
+            )
     lines += ["", "## Errors of failed answers (main category x visibility)", ""]
     for run in data["runs"]:
         errors = run["metrics"]["errors"]

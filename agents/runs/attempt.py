@@ -1,39 +1,48 @@
 """One attempt of one run: answer the item (unless already answered), write its events in one transaction,
 then ask the judges that have not judged it yet. Endpoint failures leave an `error` attempt (answering) or an
-unjudged one (judging); a rerun picks both up."""
+unjudged one (judging), each with an EndpointFailed event holding the error text; a rerun picks both up.
+Answers cut by max_tokens or that look like an unparsed tool call are flagged on their AnswerGiven."""
 
 from __future__ import annotations
 
+import copy
+import re
 import time
+import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
-from agents.answerer import AgentTask, AnsweringAgent, RecordedCall, Transcript
-from agents.judging.judges import analyse_error, judge_accuracy, judge_quality, judgment_id
+from agents.answerer import AgentTask, AnsweringAgent, RecordedCall, Transcript, render_state
+from agents.judging.base import JudgeCall
+from agents.judging.judges import judgment_id
 from agents.judging.reference import MaterialSource
-from agents.llm.client import LLMClient
-from agents.llm.errors import LLMError
+from agents.judging.registry import selected
+from agents.llm.client import ChatReply, LLMClient
+from agents.llm.errors import LLMError, LLMInterruptedError
 from agents.llm.roles import LLMRoles
-from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.prompts.registry import PromptSet
 from agents.runs.plan import PlannedRun
 from agents.runs.state import latest_accuracy
-from graph.events import AnswerGiven, AnswerJudged, AttemptFinished, AttemptStarted, NewEvent, ToolCalled
+from graph.events import (
+    AnswerGiven,
+    AnswerJudged,
+    AttemptFinished,
+    AttemptStarted,
+    EndpointFailed,
+    NewEvent,
+    ToolCalled,
+)
 from graph.hashing import canonical_json
 from graph.store import EventStore
 
 
 def judge_ids(attempt_id: str, judges: tuple[str, ...], roles: LLMRoles, prompts: PromptSet) -> dict[str, str]:
-    """kind -> judgment id the configured judge would write (errors only apply to failed answers)."""
+    """kind -> judgment id the configured judges would write, for every kind of every selected judge."""
     model = str(roles.settings["judge"].model)
     ids: dict[str, str] = {}
-    if "accuracy" in judges:
-        ids["accuracy"] = judgment_id(attempt_id, "accuracy", model, prompts["judge_accuracy"])
-    if "quality" in judges:
-        for dim in QUALITY_DIMENSIONS:
-            kind = f"quality:{dim}"
-            ids[kind] = judgment_id(attempt_id, kind, model, prompts[f"judge_quality_{dim}"])
-    if "errors" in judges:
-        ids["error_analysis"] = judgment_id(attempt_id, "error_analysis", model, prompts["judge_error_analysis"])
+    for judge in selected(judges):
+        for kind, prompt_name in zip(judge.kinds(), judge.prompt_names(), strict=True):
+            ids[kind] = judgment_id(attempt_id, kind, model, prompts[prompt_name])
     return ids
 
 
@@ -45,19 +54,121 @@ def attempt_complete(
     roles: LLMRoles,
     prompts: PromptSet,
 ) -> bool:
-    """Answered, and every wanted judgment exists (the error analysis only for failed answers)."""
+    """Answered, and every wanted judgment of every judge that applies to it exists (e.g. the error analysis
+    only for failed answers)."""
     if not previous or previous.get("status") != "answered":
         return False
     if not judges:
         return True
     wanted = judge_ids(run.attempt_id(item_id), judges, roles, prompts)
     have = set(previous.get("judgment_ids") or [])
-    for kind, jid in wanted.items():
-        if kind == "error_analysis" and previous.get("verdict") != "fail":
+    for judge in selected(judges):
+        if not judge.applies(previous.get("verdict")):
             continue
-        if jid not in have:
+        if any(wanted[kind] not in have for kind in judge.kinds()):
             return False
     return True
+
+
+@dataclass
+class AttemptOutcome:
+    """What one attempt did in this invocation: timings, endpoint failures (role, stage, retryable, text), answer
+    flags, tool calls made, and whether a Ctrl-C abandoned it (nothing written for the abandoned part)."""
+
+    measured: dict[str, float] = field(default_factory=dict)
+    failures: list[tuple[str, str, bool, str]] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    tool_calls: int = 0
+    answered: bool = False
+    interrupted: bool = False
+
+
+class _ObservedClient:
+    """The answerer's client for one attempt, remembering the last reply (its finish_reason is not in the
+    transcript). Everything else is the shared client's."""
+
+    def __init__(self, inner: LLMClient) -> None:
+        self._inner = inner
+        self.last: ChatReply | None = None
+
+    def chat(self, *args: Any, **kwargs: Any) -> ChatReply:
+        reply = self._inner.chat(*args, **kwargs)
+        self.last = reply
+        return reply
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+# Text a model wrote when it meant a tool call the server did not parse (a template without tool support).
+_TOOL_CALL_TEXT = re.compile(
+    r'^\s*(```(json)?\s*)?(\[\s*)?(\{\s*"(name|function|tool_calls?)"\s*:|<tool_call>|<\|python_tag\|>|<function)'
+)
+
+
+def answer_flags(answer: str, finish_reason: str | None) -> list[str]:
+    """`cut_by_length` when the final reply hit max_tokens; `looks_like_tool_call` when the answer text is a
+    tool call the endpoint returned as plain text."""
+    flags = []
+    if finish_reason == "length":
+        flags.append("cut_by_length")
+    if _TOOL_CALL_TEXT.match(answer or ""):
+        flags.append("looks_like_tool_call")
+    return flags
+
+
+def failure_event(
+    run_id: str,
+    exc: LLMError,
+    *,
+    stage: str,
+    attempt_id: str | None = None,
+    profile_id: str | None = None,
+    role: str | None = None,
+) -> EndpointFailed:
+    """The event recording one endpoint failure with its text (ids unique per occurrence)."""
+    return EndpointFailed(
+        failure_id=f"{attempt_id or run_id}:fail:{uuid.uuid4().hex[:12]}",
+        run_id=run_id,
+        attempt_id=attempt_id,
+        profile_id=profile_id,
+        role=role or exc.role or "unknown",
+        stage=stage,
+        error=str(exc)[:2000],
+        retryable=exc.retryable,
+    )
+
+
+def failed_attempt_events(
+    run: PlannedRun,
+    item_id: str,
+    *,
+    error: str,
+    started: float,
+    role: str,
+    retryable: bool,
+    failure: EndpointFailed | None = None,
+) -> list[NewEvent]:
+    """AttemptStarted + AttemptFinished(error) (+ the EndpointFailed), appended together; the usage field says
+    which role failed and whether a rerun can help (a refusal is only retried with `--retry-failed`)."""
+    attempt_id = run.attempt_id(item_id)
+    actor = f"method:{run.method.name}"
+    events = [
+        NewEvent(AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=item_id), actor=actor),
+        NewEvent(
+            AttemptFinished(
+                attempt_id=attempt_id,
+                status="error",
+                seconds=round(time.perf_counter() - started, 3),
+                error=error[:2000],
+                usage={"failed_role": role, "retryable": retryable},
+            ),
+            actor=actor,
+        ),
+    ]
+    if failure is not None:
+        events.append(NewEvent(failure, actor=actor))
+    return events
 
 
 def process_attempt(
@@ -71,56 +182,91 @@ def process_attempt(
     roles: LLMRoles,
     prompts: PromptSet,
     materials: MaterialSource,
-) -> dict[str, float]:
-    """Answer (unless `previous` says answered) and judge one item; returns timings in seconds."""
+) -> AttemptOutcome:
+    """Answer (unless `previous` says answered) and judge one item. An endpoint failure is recorded (an
+    `error` attempt, or an EndpointFailed on the attempt for a judge); a Ctrl-C writes nothing more."""
     attempt_id = run.attempt_id(task.item_id)
-    actor = f"method:{run.method.name}"
-    measured: dict[str, float] = {}
+    outcome = AttemptOutcome()
+    measured = outcome.measured
     started = time.perf_counter()
     answered_now: Transcript | None = None
     if previous.get("status") != "answered":
         # AttemptStarted goes into the same transaction as the outcome: a crash leaves no trace of the attempt.
-        begun = NewEvent(AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=task.item_id), actor=actor)
+        observed = _ObservedClient(agent.llm)
+        mine = copy.copy(agent)
+        mine.llm = observed  # type: ignore[assignment]
         try:
-            transcript = agent.answer(task)
+            transcript = mine.answer(task)
+        except LLMInterruptedError:
+            outcome.interrupted = True
+            return outcome
         except LLMError as exc:
-            failed = AttemptFinished(
-                attempt_id=attempt_id,
-                status="error",
-                seconds=round(time.perf_counter() - started, 3),
-                error=str(exc)[:2000],
+            failure = failure_event(run.run_id, exc, stage="answer", attempt_id=attempt_id, role="answerer")
+            store.append(
+                failed_attempt_events(
+                    run, task.item_id, error=str(exc), started=started, role="answerer", retryable=exc.retryable,
+                    failure=failure,
+                )
             )
-            store.append([begun, NewEvent(failed, actor=actor)])
-            return {"error": 1.0}
+            outcome.failures.append(("answerer", "answer", exc.retryable, failure.error))
+            measured["error"] = 1.0
+            return outcome
         answered = time.perf_counter()
         measured["answer_s"] = answered - started
         measured["tools_s"] = transcript.tool_seconds
-        store.append([begun, *attempt_events(attempt_id, run, agent, transcript, seconds=answered - started)])
+        outcome.flags = answer_flags(transcript.answer, observed.last.finish_reason if observed.last else None)
+        outcome.tool_calls = len(transcript.calls)
+        outcome.answered = True
+        store.append(
+            [
+                NewEvent(
+                    AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=task.item_id),
+                    actor=f"method:{run.method.name}",
+                ),
+                *attempt_events(attempt_id, run, agent, transcript, seconds=answered - started, flags=outcome.flags),
+            ]
+        )
         measured["write_s"] = time.perf_counter() - answered
         measured["turns"] = float(transcript.turns)
         measured["cached_turns"] = float(transcript.cached_turns)
         answered_now = transcript
     if judges and judge is not None:
         judge_started = time.perf_counter()
-        judge_attempt(
-            store,
-            attempt_id,
-            previous,
-            judges,
-            judge,
-            roles,
-            prompts,
-            materials,
-            transcript=answered_now,
-            item_id=task.item_id,
-        )
+        try:
+            judge_attempt(
+                store,
+                attempt_id,
+                previous,
+                judges,
+                judge,
+                roles,
+                prompts,
+                materials,
+                transcript=answered_now,
+                item_id=task.item_id,
+                states=shown_states(run, task),
+            )
+        except LLMInterruptedError:
+            outcome.interrupted = True
+        except JudgeFailed as failed:
+            failure = failure_event(
+                run.run_id, failed.error, stage=f"judge:{failed.kind}", attempt_id=attempt_id, role="judge"
+            )
+            store.append([NewEvent(failure, actor=f"judge:{judge.model}")])
+            outcome.failures.append(("judge", failure.stage, failed.error.retryable, failure.error))
         measured["judge_s"] = time.perf_counter() - judge_started
     measured["total_s"] = time.perf_counter() - started
-    return measured
+    return outcome
 
 
 def attempt_events(
-    attempt_id: str, run: PlannedRun, agent: AnsweringAgent, transcript: Transcript, *, seconds: float
+    attempt_id: str,
+    run: PlannedRun,
+    agent: AnsweringAgent,
+    transcript: Transcript,
+    *,
+    seconds: float,
+    flags: list[str] | None = None,
 ) -> list[NewEvent]:
     """ToolCalled per call (id `<attempt>:r<round>c<ordinal>`), AnswerGiven and AttemptFinished."""
     actor = f"method:{run.method.name}"
@@ -157,6 +303,7 @@ def attempt_events(
                 tokens_out=transcript.tokens_out,
                 model=agent.llm.model,
                 prompt_sha256=agent.prompts["answer"].sha256,
+                flags=list(flags or []),
             ),
             actor=actor,
         )
@@ -182,6 +329,15 @@ def attempt_events(
     return events
 
 
+class JudgeFailed(Exception):
+    """A judge's endpoint failed on an attempt (the verdicts obtained before it are appended)."""
+
+    def __init__(self, kind: str, error: LLMError) -> None:
+        super().__init__(f"judge {kind}: {error}")
+        self.kind = kind
+        self.error = error
+
+
 def judge_attempt(
     store: EventStore,
     attempt_id: str,
@@ -193,9 +349,12 @@ def judge_attempt(
     materials: MaterialSource,
     transcript: Transcript | None = None,
     item_id: str = "",
+    states: str | None = None,
 ) -> None:
-    """Ask the judges whose judgment is missing: accuracy, the quality dimensions, and the error analysis when
-    the answer failed; append the verdicts in one transaction (those obtained before an endpoint failure too).
+    """Ask the judges whose judgment is missing, in registry order (the accuracy judge first; judges that need
+    its verdict, such as the error analysis of failed answers, after it); append the verdicts in one
+    transaction (those obtained before an endpoint failure too); `states` is the S(H) block the method saw.
+    An endpoint failure raises JudgeFailed after that.
     With the `transcript` just written, the judges' evidence is rendered from it instead of read back."""
     wanted = judge_ids(attempt_id, judges, roles, prompts)
     have = set(previous.get("judgment_ids") or []) if previous.get("status") == "answered" else set()
@@ -208,28 +367,51 @@ def judge_attempt(
             recorded = (
                 None if transcript is None else (item_id, [trace_call(c) for c in transcript.calls], transcript.answer)
             )
-            material = materials.material(attempt_id, recorded=recorded)
+            material = materials.material(attempt_id, recorded=recorded, states=states)
         return material
 
+    kind = "accuracy"
     try:
         verdict: str | None = previous.get("verdict") if previous.get("status") == "answered" else None
         rationale = ""
-        if "accuracy" in wanted and wanted["accuracy"] not in have:
-            judged = judge_accuracy(attempt_id, material_once(), judge, prompts)
-            verdicts.append(judged)
-            verdict, rationale = judged.verdict, judged.rationale
-        elif "accuracy" in wanted:
-            verdict, rationale = latest_accuracy(store, attempt_id)
-        missing = [k.split(":", 1)[1] for k in wanted if k.startswith("quality:") and wanted[k] not in have]
-        if missing:
-            verdicts.extend(judge_quality(attempt_id, material_once(), judge, prompts, dimensions=missing))
-        if "error_analysis" in wanted and wanted["error_analysis"] not in have and verdict == "fail":
-            verdicts.append(analyse_error(attempt_id, material_once(), rationale, judge, prompts))
-    except LLMError:
-        pass  # the endpoint failed after every retry: what is missing stays unjudged, and a rerun judges it
+        known = False  # whether `verdict` is the accuracy judge's (just given or read back)
+        for each in selected(judges):
+            kind = each.name
+            missing = [k for k in each.kinds() if wanted[k] not in have]
+            if each.needs_accuracy and not known:
+                if any(j.gives_accuracy for j in selected(judges)):
+                    verdict, rationale = latest_accuracy(store, attempt_id)
+                known = True
+            if not missing or not each.applies(verdict if known else None):
+                continue
+            call = JudgeCall(attempt_id, material_once(), judge, prompts, accuracy=(verdict, rationale))
+            judged = [with_context(v, call.material) for v in each.judge(call, missing)]
+            verdicts.extend(judged)
+            if each.gives_accuracy and judged:
+                verdict, rationale, known = judged[0].verdict, judged[0].rationale, True
+    except LLMInterruptedError:
+        raise
+    except LLMError as exc:
+        # The endpoint failed after every retry: what is missing stays unjudged (a rerun judges it), and the
+        # caller records the failure with its text.
+        raise JudgeFailed(kind, exc) from exc
     finally:
         if verdicts:
             store.append([NewEvent(v, actor=f"judge:{judge.model}") for v in verdicts])
+
+
+def shown_states(run: PlannedRun, task: AgentTask) -> str | None:
+    """The S(H) block the method's prompt showed (None for a method without S(H) in its prompt)."""
+    if not run.method.state_in_prompt:
+        return None
+    return "\n".join(render_state(s) for s in task.states) or "(no states: the summary is empty)"
+
+
+def with_context(verdict: AnswerJudged, material: Any) -> AnswerJudged:
+    """The verdict with what a judge context budget left out of its inputs (unchanged without a budget)."""
+    if material.context is None:
+        return verdict
+    return verdict.model_copy(update={"details": {**(verdict.details or {}), "judge_context": material.context}})
 
 
 def trace_call(call: RecordedCall) -> dict[str, Any]:

@@ -15,10 +15,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.answerer import Budget
-from agents.judging.judges import JUDGE_KINDS
+from agents.judging.registry import selected as selected_judges
 from agents.llm.roles import LLMRoles
 from agents.methods.registry import MethodSpec
-from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.prompts.registry import PromptSet
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
@@ -32,7 +31,9 @@ class RunOptions(BaseModel):
     items: int | None = Field(default=None, ge=1, description="the first N items in id order")
     item_ids: tuple[str, ...] = ()
     budget: Budget = Budget()
-    judges: tuple[str, ...] = ("accuracy", "errors")
+    judges: tuple[str, ...] = ("accuracy", "error_analysis")
+    # judge context budget in characters (None: judges see all material whole; agents/judging/reference.py)
+    judge_context_chars: int | None = Field(default=None, ge=1)
     fresh: bool = False
 
 
@@ -74,14 +75,12 @@ def prompt_names_for(method: MethodSpec, judges: tuple[str, ...]) -> tuple[str, 
     names = ["answer", "answer_final", "json_object_instruction", "structured_repair"]
     if method.state_in_prompt:
         names.append("answer_state_block")
+    if method.source_attribution:
+        names.append("answer_attribution_block")
     if method.needs_states:
         names.append("state_summary")
-    if "accuracy" in judges:
-        names.append("judge_accuracy")
-    if "quality" in judges:
-        names.extend(f"judge_quality_{d}" for d in QUALITY_DIMENSIONS)
-    if "errors" in judges:
-        names.append("judge_error_analysis")
+    for judge in selected_judges(judges):
+        names.extend(judge.prompt_names())
     return tuple(names)
 
 
@@ -109,9 +108,7 @@ def plan_batch(
     encoder_id: str,
 ) -> BatchPlan:
     """Select the items and derive batch and run ids (raises ValueError naming what is missing)."""
-    unknown_judges = [j for j in options.judges if j not in JUDGE_KINDS]
-    if unknown_judges:
-        raise ValueError(f"unknown judge(s) {unknown_judges}; choose from {', '.join(JUDGE_KINDS)}")
+    selected_judges(options.judges)  # an unknown name raises UnknownJudgeError (a ValueError) listing the judges
     items = dataset_items(store, options.dataset)
     if not items:
         datasets = known_datasets(store)
@@ -138,6 +135,7 @@ def plan_batch(
         "methods": [m.name for m in methods],
         "budget": options.budget.model_dump(),
         "judges": list(options.judges),
+        "judge_context_chars": options.judge_context_chars,
         "llm": roles.public_records(used_roles),
         "prompts": {n: r["sha256"] for n, r in prompts.records().items()},
         "encoder": encoder_id,

@@ -10,7 +10,10 @@ One attempt's work is in agents/runs/attempt.py; the graph reads in agents/runs/
 
 from __future__ import annotations
 
+import json
 import threading
+import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -19,17 +22,19 @@ from typing import Any, Literal, Protocol
 from agents.answerer import AgentTask, AnsweringAgent
 from agents.judging.reference import MaterialSource
 from agents.llm.accounting import UsageLedger
+from agents.llm.errors import LLMError
 from agents.llm.roles import LLMRoles
+from agents.memory.errors import MemorySystemError
 from agents.memory.prepare import prepare_memory
 from agents.memory.registry import get_memory_system
 from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
-from agents.runs.attempt import attempt_complete, process_attempt
+from agents.runs.attempt import AttemptOutcome, attempt_complete, failed_attempt_events, process_attempt
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.record import library_versions
 from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
 from agents.tools.execution import SearchBackend
-from graph.events import NewEvent, RunFinished, RunStarted
+from graph.events import EndpointFailed, NewEvent, RunFinished, RunStarted
 from graph.store import EventStore
 
 
@@ -62,6 +67,17 @@ class RunSummary:
     counts: dict[str, int]
 
 
+@dataclass(frozen=True)
+class FailedPrerequisite:
+    """A profile's state summary or memory build that failed: the attempts needing it fail with this."""
+
+    profile_id: str
+    stage: str  # state_summary | memory:<system>
+    role: str
+    error: str
+    retryable: bool
+
+
 @dataclass
 class BatchReport:
     batch_id: str
@@ -69,6 +85,30 @@ class BatchReport:
     usage: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     timings: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+    # Endpoint failures of this invocation: per role, and each (role, stage, retryable, error text).
+    errors_by_role: dict[str, int] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """Some attempt of the batch is in error, or an endpoint failed in this invocation."""
+        return bool(self.errors_by_role) or any(r.counts.get("errors", 0) for r in self.runs)
+
+    @property
+    def rerun_helps(self) -> bool:
+        """Running the same command again can change something: no failure of this invocation was a refusal
+        (HTTP 400/401/403/404 repeat identically; fix the request or settings, then use --retry-failed)."""
+        return all(f["retryable"] for f in self.failures)
+
+
+class BatchInterrupted(Exception):
+    """Ctrl-C stopped the batch: no new request was sent; `abandoned` attempts were still waiting for the
+    endpoint after the grace period (nothing of them is written: each attempt's events are one transaction)."""
+
+    def __init__(self, abandoned: int) -> None:
+        super().__init__(f"interrupted ({abandoned} attempt(s) abandoned in flight)")
+        self.abandoned = abandoned
 
 
 def execute_batch(
@@ -80,12 +120,19 @@ def execute_batch(
     *,
     concurrency: int = 4,
     progress: BatchProgress | None = None,
+    retry_failed: bool = False,
+    grace_s: float = 5.0,
 ) -> BatchReport:
-    """Run (or resume) every run of the batch; returns per-run status and counts, and LLM usage."""
+    """Run (or resume) every run of the batch; returns per-run status and counts, and LLM usage.
+
+    A state summary or memory build that fails for a profile fails only the attempts that need it (with the
+    reason); attempts whose endpoint refused the request are tried again only with `retry_failed`. On Ctrl-C
+    no new request is sent, attempts in flight get `grace_s` seconds, and BatchInterrupted is raised."""
     progress = progress or _Silent()
     judges = plan.options.judges
     notes: list[str] = []
     profiles = sorted(set(plan.profiles.values()))
+    failed: dict[tuple[str, str], FailedPrerequisite] = {}
 
     systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
     for system in systems:
@@ -93,7 +140,13 @@ def execute_batch(
         linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
         llm = roles.client("memory") if get_memory_system(system).needs_llm else None
         for profile_id in profiles:
-            prepare_memory(system, store, retriever, profile_id, llm=llm, links=linked)
+            try:
+                prepare_memory(system, store, retriever, profile_id, llm=llm, links=linked)
+            except (LLMError, MemorySystemError) as exc:
+                stage = f"memory:{system}"
+                failed[(profile_id, stage)] = FailedPrerequisite(
+                    profile_id, stage, "memory", str(exc)[:2000], bool(getattr(exc, "retryable", True))
+                )
     memory_costs = {system: memory_build_costs(store, system, profiles) for system in systems}
 
     summaries: dict[str, str] = {}
@@ -101,7 +154,13 @@ def execute_batch(
         progress.stage(f"state summaries S(H) for {len(profiles)} profile(s)")
         state_llm = roles.client("state")
         for profile_id in profiles:
-            summary = summarize_profile(store, state_llm, prompts, profile_id)
+            try:
+                summary = summarize_profile(store, state_llm, prompts, profile_id)
+            except LLMError as exc:
+                failed[(profile_id, "state_summary")] = FailedPrerequisite(
+                    profile_id, "state_summary", "state", str(exc)[:2000], exc.retryable
+                )
+                continue
             summaries[profile_id] = summary.summary_id
             if summary.n_states == 0:
                 notes.append(f"the state summary of profile {profile_id} is empty (the model listed no states)")
@@ -145,6 +204,7 @@ def execute_batch(
                                 "memory_system": run.method.memory_system,
                                 "memory_build": memory_costs.get(run.method.memory_system or "", {}),
                                 "notes": notes,
+                                "llm_cache_namespace": roles.cache_namespace,
                             },
                             models=roles.public_records(list(run.roles)),
                             prompt_hashes=prompts.records(run.prompt_names),
@@ -157,6 +217,24 @@ def execute_batch(
                     )
                 ]
             )
+        run_failures = [
+            NewEvent(
+                EndpointFailed(
+                    failure_id=f"{run.run_id}:{f.stage}:{f.profile_id}:{uuid.uuid4().hex[:12]}",
+                    run_id=run.run_id,
+                    profile_id=f.profile_id,
+                    role=f.role,
+                    stage=f.stage,
+                    error=f.error,
+                    retryable=f.retryable,
+                ),
+                actor="runner",
+            )
+            for f in failed.values()
+            if _needs(run, f) and f.profile_id in {plan.profiles[i] for i in plan.item_ids}
+        ]
+        if run_failures:
+            store.append(run_failures)
         done_before[run.run_id] = {a["item_id"]: a for a in progress_state["attempts"]}
 
     pending: dict[str, set[str]] = {}
@@ -165,17 +243,37 @@ def execute_batch(
             item_id
             for item_id in plan.item_ids
             if not attempt_complete(done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts)
+            and (retry_failed or not _refused(done_before[run.run_id].get(item_id)))
         }
+        refused = sum(1 for i in plan.item_ids if _refused(done_before[run.run_id].get(i)))
+        if refused and not retry_failed:
+            notes.append(
+                f"{run.method.name}: {refused} attempt(s) the endpoint refused earlier were not tried again "
+                "(use --retry-failed once the cause is fixed)"
+            )
         done = len(plan.item_ids) - len(pending[run.run_id])
         progress.run_started(run.run_id, run.method.label, len(plan.item_ids), done)
     tasks = [(run, item_id) for item_id in plan.item_ids for run in plan.runs if item_id in pending[run.run_id]]
 
-    materials = MaterialSource(store.driver, store.database)
+    materials = MaterialSource(store.driver, store.database, context_budget=plan.options.judge_context_chars)
     timings: dict[str, list[dict[str, float]]] = {r.run_id: [] for r in plan.runs}
+    outcomes: dict[str, list[AttemptOutcome]] = {r.run_id: [] for r in plan.runs}
     timings_lock = threading.Lock()
 
     def work(run: PlannedRun, item_id: str) -> None:
         ctx = contexts[item_id]
+        previous = done_before[run.run_id].get(item_id) or {}
+        missing = [f for (p, _), f in failed.items() if p == ctx.profile_id and _needs(run, f)]
+        if missing and previous.get("status") != "answered":
+            f = missing[0]
+            reason = f"prerequisite failed: {f.stage} of profile {f.profile_id} ({f.role} role): {f.error}"
+            store.append(
+                failed_attempt_events(
+                    run, item_id, error=reason, started=time.perf_counter(), role=f.role, retryable=f.retryable
+                )
+            )
+            progress.item_done(run.run_id)
+            return
         task = AgentTask(
             item_id=item_id,
             profile_id=ctx.profile_id,
@@ -184,8 +282,7 @@ def execute_batch(
             before_turn_id=ctx.before_turn_id,
             states=tuple(states.get(ctx.profile_id, ())) if run.method.state_in_prompt else (),
         )
-        previous = done_before[run.run_id].get(item_id) or {}
-        measured = process_attempt(
+        outcome = process_attempt(
             store,
             run,
             agents[run.run_id],
@@ -198,10 +295,12 @@ def execute_batch(
             materials,
         )
         with timings_lock:
-            timings[run.run_id].append(measured)
-        progress.item_done(run.run_id)
+            timings[run.run_id].append(outcome.measured)
+            outcomes[run.run_id].append(outcome)
+        if not outcome.interrupted:
+            progress.item_done(run.run_id)
 
-    _run_pool(tasks, work, concurrency)
+    _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
 
     summaries_out = [
         _finish_run(
@@ -209,28 +308,106 @@ def execute_batch(
         )
         for run in plan.runs
     ]
+    errors_by_role: dict[str, int] = {}
+    failures: list[dict[str, Any]] = []
+    for f in failed.values():
+        errors_by_role[f.role] = errors_by_role.get(f.role, 0) + 1
+        failures.append({"role": f.role, "stage": f.stage, "retryable": f.retryable, "error": f.error})
+    for run_outcomes in outcomes.values():
+        for outcome in run_outcomes:
+            for role, stage, retryable, error in outcome.failures:
+                errors_by_role[role] = errors_by_role.get(role, 0) + 1
+                failures.append({"role": role, "stage": stage, "retryable": retryable, "error": error})
     return BatchReport(
-        batch_id=plan.batch_id, runs=summaries_out, usage=roles.total_usage(), notes=notes, timings=timings
+        batch_id=plan.batch_id,
+        runs=summaries_out,
+        usage=roles.total_usage(),
+        notes=notes,
+        timings=timings,
+        errors_by_role=errors_by_role,
+        failures=failures,
+        warnings=_warnings(plan, outcomes),
     )
 
 
-def _run_pool(tasks: list[tuple[PlannedRun, str]], work: Callable[[PlannedRun, str], None], concurrency: int) -> None:
-    """Run the attempts, at most `concurrency` at a time. On the first unexpected error, or Ctrl-C, queued
-    attempts are dropped and the ones in flight finish (each writes its events atomically) before it raises."""
-    if concurrency <= 1:
-        for run, item_id in tasks:
-            work(run, item_id)
-        return
-    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="attempt")
+def _needs(run: PlannedRun, failure: FailedPrerequisite) -> bool:
+    """Whether the run's attempts need what failed (its state summary, or its memory system's build)."""
+    if failure.stage == "state_summary":
+        return bool(run.method.needs_states)
+    return failure.stage == f"memory:{run.method.memory_system}"
+
+
+def _refused(previous: dict[str, Any] | None) -> bool:
+    """An attempt in error because the endpoint refused its request (a plain rerun would repeat it)."""
+    if not previous or previous.get("status") != "error":
+        return False
     try:
-        futures: list[Future[None]] = [pool.submit(work, run, item_id) for run, item_id in tasks]
-        finished, _ = wait(futures, return_when=FIRST_EXCEPTION)
-        for future in finished:
-            error = future.exception()
-            if error is not None:
-                raise error
+        usage = json.loads(previous.get("usage") or "{}")
+    except (TypeError, json.JSONDecodeError):
+        return False
+    return isinstance(usage, dict) and usage.get("retryable") is False
+
+
+def _warnings(plan: BatchPlan, outcomes: dict[str, list[AttemptOutcome]]) -> list[str]:
+    """What the endpoint silently did wrong in this invocation: tools offered but never called, answers cut
+    by max_tokens, tool calls left as text."""
+    out: list[str] = []
+    for run in plan.runs:
+        answered = [o for o in outcomes[run.run_id] if o.answered]
+        if not answered:
+            continue
+        name = run.method.name
+        if run.method.tools and plan.options.budget.max_tool_rounds > 0 and not any(o.tool_calls for o in answered):
+            out.append(
+                f"{name}: tools were offered but the endpoint returned no tool call in any of {len(answered)} "
+                "answered attempt(s); does the server's chat template support tools?"
+            )
+        for flag, what in (
+            ("cut_by_length", "cut off at max_tokens (finish_reason 'length')"),
+            ("looks_like_tool_call", "text that looks like an unparsed tool call"),
+        ):
+            n = sum(1 for o in answered if flag in o.flags)
+            if n:
+                out.append(f"{name}: {n} answer(s) are {what}; flagged `{flag}`")
+    return out
+
+
+def _run_pool(
+    tasks: list[tuple[PlannedRun, str]],
+    work: Callable[[PlannedRun, str], None],
+    concurrency: int,
+    *,
+    on_interrupt: Callable[[], None] = lambda: None,
+    grace_s: float = 5.0,
+) -> None:
+    """Run the attempts in worker threads, at most `concurrency` at a time (the main thread only waits, so
+    Ctrl-C never lands inside a write). On the first unexpected error, queued attempts are dropped and the
+    ones in flight finish before it raises. On Ctrl-C, `on_interrupt` stops new requests, queued attempts are
+    dropped, and the ones in flight get `grace_s` seconds before BatchInterrupted is raised."""
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="attempt")
+    futures: list[Future[None]] = []
+    interrupted = False
+    try:
+        futures = [pool.submit(work, run, item_id) for run, item_id in tasks]
+        while True:
+            finished, running = wait(futures, timeout=0.5, return_when=FIRST_EXCEPTION)
+            for future in finished:
+                error = future.exception()
+                if error is not None:
+                    raise error
+            if not running:
+                return
+    except KeyboardInterrupt:
+        interrupted = True
+        on_interrupt()
+        for future in futures:
+            future.cancel()
+        _, still = wait(futures, timeout=grace_s)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise BatchInterrupted(len(still)) from None
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if not interrupted:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _finish_run(
@@ -255,6 +432,10 @@ def _finish_run(
         "fail": sum(1 for a in attempts.values() if a["verdict"] == "fail"),
         "needs_adjudication": sum(1 for a in attempts.values() if a["verdict"] == "needs_adjudication"),
     }
+    counts["cut_by_length"] = sum(1 for a in attempts.values() if "cut_by_length" in (a.get("flags") or []))
+    counts["looks_like_tool_call"] = sum(
+        1 for a in attempts.values() if "looks_like_tool_call" in (a.get("flags") or [])
+    )
     counts["complete"] = sum(
         1 for i in plan.item_ids if attempt_complete(attempts.get(i), run, i, judges, roles, prompts)
     )

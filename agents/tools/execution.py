@@ -140,10 +140,7 @@ def _search(
     returned: list[ReturnedRef] = []
     body: dict[str, Any] = {}
     if tool in MEMORY_TOOLS:
-        body["memories"] = [
-            {"memory_id": m.memory_id, "text": m.text, "source_turn_ids": list(m.source_turn_ids)}
-            for m in result.memories
-        ]
+        body["memories"] = [_memory_body(tool, m) for m in result.memories]
         returned.extend(
             ReturnedRef(kind="memory", id=m.memory_id, rank=i) for i, m in enumerate(result.memories, start=1)
         )
@@ -186,6 +183,19 @@ def _search(
         response=json.dumps(body, ensure_ascii=False),
         returned=returned,
     )
+
+
+def _memory_body(tool: str, memory: Any) -> dict[str, Any]:
+    """A matched memory card; memkb_search cards also carry their linked document ids (Sec. 4.1), for recipes
+    that use the links (the retriever leaves them empty otherwise)."""
+    body: dict[str, Any] = {
+        "memory_id": memory.memory_id,
+        "text": memory.text,
+        "source_turn_ids": list(memory.source_turn_ids),
+    }
+    if tool == "memkb_search":
+        body["linked_doc_ids"] = list(memory.linked_doc_ids)
+    return body
 
 
 def _read(backend: SearchBackend, tool: str, arguments: dict[str, Any], args: ReadArgs) -> ToolOutcome:

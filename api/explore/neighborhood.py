@@ -8,7 +8,7 @@ from typing import Any
 from api.errors import AmbiguousIdError, BadInputError, NotFoundError
 from api.explore.captions import BROWSABLE_LABELS, caption_of, primary_label
 from api.graph_reader import GraphReader
-from api.schema.redaction import redact_gold
+from api.schema.redaction import redact_node
 
 MAX_DEPTH = 2
 MAX_LIMIT = 500
@@ -54,7 +54,7 @@ def _view_node(eid: str, labels: list[str], props: dict[str, Any], depth: int, g
     redacted: list[str] = []
     clean = {k: v for k, v in props.items() if v is not None}
     if not gold_visible:
-        clean = redact_gold(clean, redacted)
+        clean = redact_node(list(labels), clean, redacted)
     return ViewNode(eid, primary_label(labels), list(labels), clean, redacted, depth)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from api.errors import BadInputError
 from api.explore.captions import primary_label, shorten
 from api.graph_reader import GraphReader
+from api.schema.redaction import GOLD_FIELDS
 
 MAX_HITS = 100
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -30,8 +31,11 @@ def plain_terms(text: str) -> str:
     return " ".join(word.lower() for word in _WORD.findall(text))[:500]
 
 
-async def find_nodes(reader: GraphReader, text: str, limit: int = 20) -> list[Hit]:
-    """Id matches first (exact, then prefix), then full-text matches by score; each node once."""
+async def find_nodes(reader: GraphReader, text: str, limit: int = 20, gold_visible: bool = False) -> list[Hit]:
+    """Id matches first (exact, then prefix), then full-text matches by score; each node once.
+
+    Without `gold_visible`, gold texts (requirements') are neither searched nor shown: such nodes are found by
+    id only, captioned with their id."""
     text = text.strip()
     if not text:
         raise BadInputError("the search text must not be empty")
@@ -42,7 +46,8 @@ async def find_nodes(reader: GraphReader, text: str, limit: int = 20) -> list[Hi
     terms = plain_terms(text)
     by_id_task = reader.rows("find_by_id", id=text, limit=limit)
     if terms:
-        by_id, by_text = await asyncio.gather(by_id_task, reader.rows("find_by_text", query=terms, limit=limit))
+        by_text_task = reader.rows("find_by_text", query=terms, limit=limit, gold_visible=gold_visible)
+        by_id, by_text = await asyncio.gather(by_id_task, by_text_task)
     else:
         by_id, by_text = await by_id_task, []
     hits: dict[str, Hit] = {}
@@ -51,7 +56,8 @@ async def find_nodes(reader: GraphReader, text: str, limit: int = 20) -> list[Hi
             if row["eid"] in hits or row["id"] is None:
                 continue
             label = primary_label(row["labels"])
-            caption = shorten(str(row["caption"] or row["id"]))
+            gold_caption = not gold_visible and any(name in GOLD_FIELDS for name in row["labels"])
+            caption = shorten(str(row["id"] if gold_caption else row["caption"] or row["id"]))
             hits[row["eid"]] = Hit(
                 row["eid"], row["id"], label, list(row["labels"]), caption, float(row["score"]), matched
             )

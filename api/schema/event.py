@@ -9,7 +9,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from api.schema.context import Info, context_of, loaders_of
-from api.schema.redaction import redact_gold
+from api.schema.redaction import redact_event
 from api.schema.values import to_json
 
 
@@ -45,7 +45,7 @@ class Event:
         payload = json.loads(raw) if isinstance(raw, str) else raw
         redacted: list[str] = []
         if not context_of(info).gold_visible:
-            payload = redact_gold(payload, redacted)
+            payload = redact_event(self.type, payload, redacted)
         return payload, redacted
 
     @strawberry.field(description="the event's payload (read only when asked for: document events are large)")

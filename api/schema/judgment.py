@@ -7,6 +7,7 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
+from api.schema.context import Info, context_of
 from api.schema.values import json_value
 
 
@@ -20,7 +21,6 @@ class Judgment:
     kind: str
     verdict: str | None
     score: float | None
-    rationale: str | None
     error_category: str | None
     visibility: str | None
     judge_model: str | None
@@ -30,10 +30,22 @@ class Judgment:
     valid: bool = strawberry.field(description="false when the judge's reply stayed invalid after retries")
     seq: int
     raw_details: strawberry.Private[Any]
+    gold_rationale: strawberry.Private[str | None]
 
     @strawberry.field
     def details(self) -> JSON:
         return json_value(self.raw_details, {})
+
+    @strawberry.field(
+        description="the judge's reasoning (gold: it quotes the reference answer and requirements); null unless "
+        "the request carries the API token or the server reveals gold"
+    )
+    def rationale(self, info: Info) -> str | None:
+        return self.gold_rationale if context_of(info).gold_visible else None
+
+    @strawberry.field(description="gold fields of this judgment hidden from this request")
+    def redacted_fields(self, info: Info) -> list[str]:
+        return [] if context_of(info).gold_visible or self.gold_rationale is None else ["rationale"]
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> Judgment:
@@ -44,7 +56,6 @@ class Judgment:
             kind=node.get("kind") or "",
             verdict=node.get("verdict"),
             score=float(score) if score is not None else None,
-            rationale=node.get("rationale"),
             error_category=node.get("error_category"),
             visibility=node.get("visibility"),
             judge_model=node.get("judge_model"),
@@ -54,4 +65,5 @@ class Judgment:
             valid=bool(node.get("valid", True)),
             seq=int(node.get("seq") or 0),
             raw_details=node.get("details"),
+            gold_rationale=node.get("rationale"),
         )

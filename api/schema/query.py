@@ -230,5 +230,6 @@ class Query:
 
     @strawberry.field(description="Find nodes by id (exact or prefix) or by words of their text.")
     async def find_nodes(self, info: Info, text: str, limit: int = 20) -> list[NodeHit]:
-        hits = await find_nodes(context_of(info).reader, text, limit)
+        context = context_of(info)
+        hits = await find_nodes(context.reader, text, limit, gold_visible=context.gold_visible)
         return [NodeHit.from_hit(h) for h in hits]

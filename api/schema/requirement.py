@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
-from api.schema.context import Info, loaders_of
+from api.schema.context import Info, context_of, loaders_of
 from api.schema.span import KnowledgeSpan
 
 if TYPE_CHECKING:
@@ -24,9 +24,9 @@ class Requirement:
     id: strawberry.ID
     item_id: str
     ordinal: int
-    text: str
-    action: str | None
     seq: int
+    gold_text: strawberry.Private[str]
+    gold_action: strawberry.Private[str | None]
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> Requirement:
@@ -34,10 +34,27 @@ class Requirement:
             id=strawberry.ID(node["id"]),
             item_id=node["item_id"],
             ordinal=int(node.get("ordinal") or 0),
-            text=node["text"],
-            action=node.get("action"),
             seq=int(node.get("seq") or 0),
+            gold_text=node["text"],
+            gold_action=node.get("action"),
         )
+
+    @strawberry.field(
+        description="r: what a passing answer must do (gold): null unless the request carries the API token or "
+        "the server reveals gold (see redactedFields); ids and structure stay public"
+    )
+    def text(self, info: Info) -> str | None:
+        return self.gold_text if context_of(info).gold_visible else None
+
+    @strawberry.field(description="a: the required judgment or action (gold, hidden like `text`)")
+    def action(self, info: Info) -> str | None:
+        return self.gold_action if context_of(info).gold_visible else None
+
+    @strawberry.field(description="gold fields of this requirement hidden from this request")
+    def redacted_fields(self, info: Info) -> list[str]:
+        if context_of(info).gold_visible:
+            return []
+        return ["text"] + (["action"] if self.gold_action is not None else [])
 
     @strawberry.field
     async def item(self, info: Info) -> Annotated[Item, strawberry.lazy("api.schema.item")] | None:

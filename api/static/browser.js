@@ -54,6 +54,11 @@
     return node;
   }
 
+  // Gold (requirement texts, actions) is null for a request without the API token: say so instead of "null".
+  function goldText(text) {
+    return text === null || text === undefined ? "(hidden: gold, shown only with the API token)" : text;
+  }
+
   function chip(label) {
     const c = el("span", { class: `chip lbl-${COLORS[label] ? label : "Node"}`, text: label });
     return c;
@@ -245,7 +250,7 @@
         const r = d.requirement;
         if (!r) return [empty("not found")];
         return [
-          el("p", { class: "req-text", text: r.text }),
+          el("p", { class: "req-text", text: goldText(r.text) }),
           r.action ? el("p", {}, el("strong", { text: "Required action: " }), r.action) : null,
           r.item ? el("p", {}, "Item ", nodeLink(r.item.id, "Item"), `: ${r.item.question}`) : null,
           el("div", { class: "side-by-side provenance" },
@@ -265,7 +270,7 @@
           el("p", { class: "question", text: i.question }),
           el("p", { class: "meta" }, `asked ${i.askedAt || "?"} · ${i.questionType || ""} · ${i.labels.join(", ")} · profile `,
             nodeLink(i.profile.id, "Profile", i.profile.name || i.profile.id)),
-          section("Requirements", i.requirements, (r) => el("div", { class: "card" }, nodeLink(r.id, "Requirement"), ` ${r.text}`)),
+          section("Requirements", i.requirements, (r) => el("div", { class: "card" }, nodeLink(r.id, "Requirement"), ` ${goldText(r.text)}`)),
           section("Support documents", i.supportDocuments, (doc) => el("div", {}, nodeLink(doc.id, "Document", doc.title))),
           section("History documents", i.historyDocuments, (doc) => el("div", {}, nodeLink(doc.id, "Document", doc.title))),
         ];
@@ -284,7 +289,7 @@
             nodeLink(x.docId, "Document", x.docTitle), ` lines ${x.startLine}–${x.endLine}`)),
           section("Disclosed facts", t.disclosedFacts, (f) => el("div", {}, nodeLink(f.id, "Fact"), ` ${f.text}`)),
           section("Memory cards from this turn", t.memories, (m) => el("div", {}, nodeLink(m.id, "Memory"), ` (${m.system})`)),
-          section("Requirements citing it", t.statedRequirements, (r) => el("div", {}, nodeLink(r.id, "Requirement"), ` ${r.text}`)),
+          section("Requirements citing it", t.statedRequirements, (r) => el("div", {}, nodeLink(r.id, "Requirement"), ` ${goldText(r.text)}`)),
         ];
       },
     },
@@ -325,7 +330,7 @@
         return [
           el("p", { text: f.text }),
           section("Disclosed in", f.disclosedIn, turnCard, "never disclosed in the history"),
-          section("Used by requirements", f.requirements, (r) => el("div", {}, nodeLink(r.id, "Requirement"), ` ${r.text}`)),
+          section("Used by requirements", f.requirements, (r) => el("div", {}, nodeLink(r.id, "Requirement"), ` ${goldText(r.text)}`)),
         ];
       },
     },

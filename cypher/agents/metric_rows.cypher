@@ -41,7 +41,8 @@ CALL (a) {
   WITH j ORDER BY j.seq
   RETURN [x IN collect({kind: j.kind, verdict: j.verdict, score: j.score, error_category: j.error_category,
                         visibility: j.visibility, valid: j.valid, judge_model: j.judge_model,
-                        prompt_sha256: j.prompt_sha256, seq: j.seq, id: j.id}) WHERE x.id IS NOT NULL]
+                        prompt_sha256: j.prompt_sha256, seq: j.seq, id: j.id, details: j.details})
+          WHERE x.id IS NOT NULL]
          AS judgments
 }
 RETURN iid AS item_id, i.profile_id AS profile_id, i.batch AS batch, coalesce(i.labels, []) AS labels,

@@ -1,4 +1,5 @@
-// A run (if it exists) and, per attempt, its status, accuracy verdict and the ids of its judgments.
+// A run (if it exists) and, per attempt, its status, accuracy verdict, the ids of its judgments, its flags and
+// whether its error (if any) was a refusal a rerun would repeat.
 OPTIONAL MATCH (r:Run {id: $run_id})
 CALL (r) {
   OPTIONAL MATCH (a:Attempt)-[:IN_RUN]->(r)
@@ -6,7 +7,8 @@ CALL (r) {
     OPTIONAL MATCH (a)-[:JUDGED_BY]->(j:Judgment)
     RETURN collect(j.id) AS judgment_ids
   }
-  RETURN [x IN collect({item_id: a.item_id, status: a.status, verdict: a.verdict, judgment_ids: judgment_ids})
+  RETURN [x IN collect({item_id: a.item_id, status: a.status, verdict: a.verdict, judgment_ids: judgment_ids,
+                        flags: coalesce(a.flags, []), usage: a.usage})
           WHERE x.item_id IS NOT NULL] AS attempts
 }
 RETURN r IS NOT NULL AS exists, r.status AS status, r.item_ids AS item_ids, r.usage AS usage, attempts

@@ -3,7 +3,8 @@
 The responder receives the request body (dict) and returns a `Reply` (text, tool calls or a JSON object).
 Faults queued with `inject` are applied to the next requests in order: HTTP 429 (with Retry-After), HTTP
 500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
-valid JSON. GET /stats returns the request count (for subprocess use).
+valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
+`HttpError(status)` to refuse one request. GET /stats returns the request count (for subprocess use).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import Any
 class Reply:
     content: str | None = None
     tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # None: "tool_calls" when there are calls, else "stop"; "length" plays a reply cut at max_tokens.
+    finish_reason: str | None = None
 
     @classmethod
     def text(cls, content: str) -> Reply:
@@ -66,6 +69,15 @@ class Fault:
     @classmethod
     def invalid_json_content(cls) -> Fault:
         return cls("invalid_json_content")
+
+
+class HttpError(Exception):
+    """Raised by a responder to answer this request with an HTTP error status (e.g. 400 context exceeded)."""
+
+    def __init__(self, status: int, message: str = "") -> None:
+        super().__init__(message or f"scripted HTTP {status}")
+        self.status = status
+        self.message = message or f"scripted HTTP {status}"
 
 
 Responder = Callable[[dict[str, Any]], Reply]
@@ -138,6 +150,9 @@ class FakeOpenAI:
                     time.sleep(fake.latency_s)
                 try:
                     reply = fake.responder(body)
+                except HttpError as refused:
+                    self._send(refused.status, json.dumps({"error": {"message": refused.message}}).encode())
+                    return
                 except Exception as exc:  # a broken script shows up as a 500 the test can see
                     self._send(500, json.dumps({"error": {"message": f"responder failed: {exc!r}"}}).encode())
                     return
@@ -224,7 +239,11 @@ class FakeOpenAI:
             "created": 0,
             "model": body.get("model", "fake"),
             "choices": [
-                {"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop"),
+                }
             ],
             "usage": {
                 "prompt_tokens": prompt_tokens,
