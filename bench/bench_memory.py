@@ -40,11 +40,13 @@ from agents.history import load_public_history  # noqa: E402
 from agents.llm.roles import LLMRoles  # noqa: E402
 from agents.memory.pairs import history_pairs  # noqa: E402
 from agents.memory.prepare import open_memory_system, prepare_memory  # noqa: E402
+from agents.memory.rankers import sdk_rankers  # noqa: E402
 from bench.neo4j_for_bench import bench_neo4j  # noqa: E402
 from bench.stats import percentile  # noqa: E402
 from graph.embeddings import load_encoder  # noqa: E402
 from graph.store import EventStore  # noqa: E402
 from ingest.pipeline import load_input, write_events  # noqa: E402
+from query.recipes import RECIPES  # noqa: E402
 from query.retriever import Retriever  # noqa: E402
 from tests.fake_openai import FakeOpenAI, Reply  # noqa: E402
 from tests.fake_openai.amem_script import AmemScript, is_amem_request  # noqa: E402
@@ -150,12 +152,16 @@ def main() -> None:
         print(f"{'path':34} {'n':>4} {'p50':>8} {'p95':>8} {'mean':>8}")
         # Every path runs on every query, interleaved, so load changes on the machine hit all paths alike.
         instances = {system: open_memory_system(system, store, retriever, llm) for system in systems}
+        rankers = sdk_rankers(store, systems)  # GRAPHITI ranks with Graphiti's own search
+        rankers.__enter__()
         paths: dict[str, Any] = {}
         for system, instance in instances.items():
             paths[f"{system}: SDK search"] = lambda p, q, i=instance: i.sdk_search(p, q, 5)
-            paths[f"{system}: memory_search ({instance.search_recipe})"] = (
-                lambda p, q, r=instance.search_recipe: retriever.search(r, q, profile_id=p, k=5)
-            )
+            recipes = [instance.search_recipe] + [n for n in RECIPES if n == f"{instance.search_recipe}_RRF"]
+            for name in recipes:
+                paths[f"{system}: memory_search ({name})"] = (
+                    lambda p, q, r=name: retriever.search(r, q, profile_id=p, k=5)
+                )
         if "mem0" in systems:
             paths["memkb_search (MEMKB on mem0)"] = lambda p, q: retriever.search("MEMKB", q, profile_id=p, k=5)
         times: dict[str, list[float]] = {name: [] for name in paths}
@@ -164,15 +170,15 @@ def main() -> None:
             # 0.1 score threshold: then its list must be a prefix of ours)?
             print(f"\n== parity of the top 5 over the same {len(work)} queries (SDK search vs the project's ranking)")
             for system, instance in instances.items():
-                same = 0
-                for profile, q in work:
-                    theirs = instance.sdk_search(profile, q, 5)
-                    ours = [
-                        m.memory_id
-                        for m in retriever.search_memories(instance.search_recipe, q, profile_id=profile, k=5).memories
-                    ]
-                    same += theirs == ours[: len(theirs)] and bool(theirs or not ours)
-                print(f"  {system}: identical top 5 on {same}/{len(work)} queries ({100 * same / len(work):.1f}%)")
+                for name in [instance.search_recipe] + [n for n in RECIPES if n == f"{instance.search_recipe}_RRF"]:
+                    same = 0
+                    for profile, q in work:
+                        theirs = instance.sdk_search(profile, q, 5)
+                        found = retriever.search_memories(name, q, profile_id=profile, k=5).memories
+                        ours = [m.memory_id for m in found]
+                        same += theirs == ours[: len(theirs)] and bool(theirs or not ours)
+                    share = 100 * same / len(work)
+                    print(f"  {system} ({name}): identical top 5 on {same}/{len(work)} queries ({share:.1f}%)")
             print()
             for fn in paths.values():
                 timed(fn, warm)
@@ -180,6 +186,7 @@ def main() -> None:
                 for name, fn in paths.items():
                     times[name] += timed(fn, [item])
         finally:
+            rankers.__exit__(None, None, None)
             for instance in instances.values():
                 instance.close()
         for name, ms in times.items():

@@ -62,11 +62,14 @@ def retrieval(
             bar.update(tasks[phase], completed=done, total=total)
 
         builder, roles = llm_memory_builder(store, retriever)
+        from agents.memory.rankers import sdk_rankers
+
         try:
-            report = run_retrieval_eval(
-                store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
-                memory_builder=builder,
-            )
+            with sdk_rankers(store, {r.memory_system for r in chosen if r.needs_profile}):
+                report = run_retrieval_eval(
+                    store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
+                    memory_builder=builder,
+                )
         finally:
             retriever.close()
             if roles is not None:

@@ -40,16 +40,21 @@ def search(
     with open_store() as store:
         assert store.encoder is not None
         retriever = Retriever(store.driver, store.encoder, store.database)
+        from agents.memory.rankers import sdk_rankers
+        from query.recipes import get_recipe
+
+        chosen = get_recipe(recipe)
         try:
-            result = retriever.search(
-                recipe,
-                text,
-                profile_id=profile,
-                k=k,
-                keywords=[kw.strip() for kw in keywords.split(",")] if keywords else None,
-                before_turn_id=before_turn,
-                corpus=corpus_from_options(source, prefix),
-            )
+            with sdk_rankers(store, [chosen.memory_system if chosen.needs_profile else None]):
+                result = retriever.search(
+                    chosen,
+                    text,
+                    profile_id=profile,
+                    k=k,
+                    keywords=[kw.strip() for kw in keywords.split(",")] if keywords else None,
+                    before_turn_id=before_turn,
+                    corpus=corpus_from_options(source, prefix),
+                )
         finally:
             retriever.close()
     if as_json:

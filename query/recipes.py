@@ -41,6 +41,8 @@ class Recipe(BaseModel):
     channel_depth: int = Field(default=50, ge=1)
     # Chunks fetched per channel before they are grouped into documents.
     channel_chunks: int = Field(default=100, ge=1)
+    # Rank the memories with the memory system's own search (query.memory_rankers) instead of the channels.
+    sdk_ranking: bool = False
     # Length of the memory-linked candidate list L_mem (the round robin stops when it is full).
     linked_budget: int = Field(default=20, ge=1)
 
@@ -129,11 +131,20 @@ MEM0 = Recipe(
 )
 GRAPHITI = Recipe(
     name="GRAPHITI",
-    description="memory search over Graphiti's relation facts (RRF of cosine and BM25, as Graphiti's hybrid "
-    "search); no documents",
+    description="memory search over Graphiti's relation facts, ranked by Graphiti's own hybrid search (BM25 and "
+    "cosine over its facts, RRF); no documents",
     memory_channels=("semantic", "keyword"),
     return_memories=True,
     memory_system="graphiti",
+    sdk_ranking=True,
+)
+GRAPHITI_RRF = GRAPHITI.model_copy(
+    update={
+        "name": "GRAPHITI_RRF",
+        "description": "memory search over Graphiti's relation facts ranked by the project's RRF of cosine and BM25 "
+        "(not Graphiti's ranking: a faster approximation, measured against it in bench/bench_memory.py)",
+        "sdk_ranking": False,
+    }
 )
 AMEM = Recipe(
     name="AMEM",
@@ -148,7 +159,7 @@ RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
         HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, MEMKB_RAW_TURNS, RAW_TURNS, MEM0, GRAPHITI,
-        AMEM,
+        GRAPHITI_RRF, AMEM,
     )
 }
 

@@ -34,6 +34,7 @@ from query.knowledge import Candidate, ChannelRun, KnowledgeChannels
 from query.linked_memory_response import memory_response
 from query.lucene import build_lucene_query
 from query.memory_channels import Card, Cutoff, MemoryChannels, RankedCard
+from query.memory_rankers import memory_ranker
 from query.query_vectors import QueryEmbedder
 from query.read_tool import MAX_LINES, read_document
 from query.recipes import Recipe, get_recipe
@@ -245,9 +246,12 @@ class Retriever:
                         f"history cut-off at turn {cutoff.turn_id}: {len(cards)} of {n_cards} memory cards are visible"
                     )
                 t0 = time.perf_counter()
-                ranked_cards = self.memory.rank(
-                    cards, recipe.memory_channels, text, recipe.kappa, (profile_id, recipe.memory_system)
-                )
+                if recipe.sdk_ranking:
+                    ranked_cards = self._sdk_ranked(recipe, cards, profile_id, text, k if cutoff is None else n_cards)
+                else:
+                    ranked_cards = self.memory.rank(
+                        cards, recipe.memory_channels, text, recipe.kappa, (profile_id, recipe.memory_system)
+                    )
                 timings["memory_rank"] = _ms(t0)
                 if not ranked_cards:
                     notes.append("no memory card matched the query")
@@ -366,6 +370,20 @@ class Retriever:
                 f"top {run.chunks_read} chunks of the index; more may exist further down"
             )
         return run.candidates
+
+    @staticmethod
+    def _sdk_ranked(recipe: Recipe, cards: list[Card], profile_id: str, text: str, depth: int) -> list[RankedCard]:
+        """Cards in the order the memory system's own search gives (query.memory_rankers); ids that are not
+        live cards of the profile visible at the cut-off are dropped, so every hit resolves."""
+        ranker = memory_ranker(recipe.memory_system, recipe.name)
+        by_id = {card.memory_id: card for card in cards}
+        ranked: list[RankedCard] = []
+        for memory_id in ranker(profile_id, text, max(1, depth)):
+            card = by_id.pop(memory_id, None)
+            if card is not None:
+                rank = len(ranked) + 1
+                ranked.append(RankedCard(card, 1.0 / rank, {"sdk": rank}))
+        return ranked
 
     def _memory_linked(
         self, ranked: list[RankedCard], budget: int, corpus: Corpus

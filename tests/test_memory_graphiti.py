@@ -18,11 +18,13 @@ from agents.llm.roles import LLMRoles
 from agents.memory.graphiti.ids import episode_uuid, group_id
 from agents.memory.pairs import HistoryPair, history_pairs
 from agents.memory.prepare import open_memory_system, prepare_memory
+from agents.memory.rankers import sdk_rankers
 from agents.memory.registry import BuildReport, get_memory_system
 from graph.fingerprint import compute_fingerprint
 from graph.replay import drop_projection, replay
 from graph.settings import Neo4jSettings
 from graph.store import EventStore
+from query.memory_rankers import RankerUnavailableError
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.graphiti_script import GraphitiScript
 
@@ -159,12 +161,28 @@ def test_memory_search_with_the_graphiti_recipe_returns_the_facts_with_their_tur
 ) -> None:
     memories = {m["id"]: m for m in rows(sample_store, MEMORIES, pid=PROFILE)}
     target = next(iter(sorted(memories.values(), key=lambda m: m["id"])))
-    result = retriever.search("GRAPHITI", target["text"], profile_id=PROFILE, k=5)
+    # Without Graphiti's search open, the recipe that ranks with it refuses instead of ranking another way.
+    with pytest.raises(RankerUnavailableError, match="GRAPHITI"):
+        retriever.search("GRAPHITI", target["text"], profile_id=PROFILE, k=5)
+    with sdk_rankers(sample_store, ["graphiti"]) as opened:
+        assert opened == ["graphiti"]
+        result = retriever.search("GRAPHITI", target["text"], profile_id=PROFILE, k=5)
+        # The memory_search order is Graphiti's own search order, over the profile's visible cards.
+        system = open_memory_system("graphiti", sample_store, llm=object())
+        try:
+            queries = [m["text"] for m in memories.values()] + ["family health", "a question about exercise"]
+            for q in queries:
+                ours = [h.memory_id for h in retriever.search_memories("GRAPHITI", q, profile_id=PROFILE, k=5).memories]
+                assert ours == system.sdk_search(PROFILE, q, 5), q
+        finally:
+            system.close()
     assert result.memories and result.memories[0].memory_id == target["id"]
     for hit in result.memories:
         assert hit.system == "graphiti" and hit.memory_id in memories
         assert sorted(hit.source_turn_ids) == sorted(memories[hit.memory_id]["turns"])
     assert not result.documents
+    rrf = retriever.search("GRAPHITI_RRF", target["text"], profile_id=PROFILE, k=5)  # the approximation needs no SDK
+    assert rrf.memories and all(h.memory_id in memories for h in rrf.memories)
 
 
 def test_graphiti_own_search_stays_in_the_profile_group_and_names_our_memory_ids(

@@ -54,6 +54,7 @@ class GraphitiMemory(MemorySystem):
     search_recipe = "GRAPHITI"
     memkb_cards = False
     builder = BUILDER
+    ranks_with_sdk = True
 
     def __init__(self, ctx: BuildContext) -> None:
         super().__init__(ctx)

@@ -80,6 +80,9 @@ class MemorySystem(ABC):
     search_recipe: ClassVar[str]
     # True when MemKB can link this system's cards to documents and read them as its memory cards
     memkb_cards: ClassVar[bool] = False
+    # True when the system's `memory_search` recipe ranks with the system's own search (`sdk_search`), which
+    # the commands open and register with query.memory_rankers (agents.memory.rankers)
+    ranks_with_sdk: ClassVar[bool] = False
     # version tag recorded with every write (changes when the building code changes what it writes)
     builder: ClassVar[str]
 

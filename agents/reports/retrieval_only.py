@@ -74,7 +74,12 @@ def build_retrieval_report(
     assert isinstance(store.encoder, CachedEncoder)
     retriever = Retriever(store.driver, store.encoder, store.database)
     try:
-        with console.status(f"retrieval line: {', '.join(r.name for r in recipes)} on {path} ..."):
+        from agents.memory.rankers import sdk_rankers
+
+        with (
+            console.status(f"retrieval line: {', '.join(r.name for r in recipes)} on {path} ..."),
+            sdk_rankers(store, {r.memory_system for r in recipes if r.needs_profile}),
+        ):
             report = run_retrieval_eval(store, retriever, kind, path, recipes, KS, limit=items)
     finally:
         retriever.close()

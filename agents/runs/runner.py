@@ -26,6 +26,7 @@ from agents.llm.errors import LLMError
 from agents.llm.roles import LLMRoles
 from agents.memory.errors import MemorySystemError
 from agents.memory.prepare import prepare_memory
+from agents.memory.rankers import sdk_rankers
 from agents.memory.registry import get_memory_system
 from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
@@ -300,7 +301,9 @@ def execute_batch(
         if not outcome.interrupted:
             progress.item_done(run.run_id)
 
-    _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
+    # Recipes that rank with a memory system's own search (Graphiti) need that search open while attempts run.
+    with sdk_rankers(store, {r.method.memory_system for r in plan.runs}):
+        _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
 
     summaries_out = [
         _finish_run(
