@@ -98,3 +98,14 @@ def store(empty_db: Driver, encoder):  # type: ignore[no-untyped-def]
     store = EventStore(empty_db, encoder=encoder)
     store.ensure_schema()
     return store
+
+
+@pytest.fixture()
+def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty colabench.toml and a data folder of the test's own, so that no user setting (LLM endpoints,
+    caches, cache namespace) reaches a test; modules opt in with `pytest.mark.usefixtures("isolated_config")`."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
+    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("COLABENCH_LLM_CACHE_NAMESPACE", raising=False)

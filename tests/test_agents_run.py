@@ -27,7 +27,7 @@ from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI, Fault, Reply
 from tests.fake_openai.policy import AutoPolicy, schema_title
 
-pytestmark = pytest.mark.neo4j
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
 QUESTIONS = {
     "i-mini-01": "Can I give blood",
@@ -35,14 +35,6 @@ QUESTIONS = {
     "i-mini-03": "strength class",
     "i-mini-04": "flu jab",
 }
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path / "empty.toml"
-    empty.write_text("")
-    monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
-    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture(scope="module")

@@ -29,18 +29,10 @@ from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy, schema_title
 
-pytestmark = pytest.mark.neo4j
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
 ATTRIBUTION = "Ground every statement about the user's communications and decisions"
 END = "END-OF-THE-LONG-READ"
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path / "empty.toml"
-    empty.write_text("")
-    monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
-    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture(scope="module")

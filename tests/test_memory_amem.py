@@ -22,17 +22,9 @@ from tests.conftest import SAMPLE_BUNDLE, _load_bundle
 from tests.fake_openai import FakeOpenAI, Fault, Reply
 from tests.fake_openai.amem_script import AmemScript, is_amem_request, prose_responder
 
-pytestmark = pytest.mark.neo4j
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
 PROFILE = "p-daniel"
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path / "empty.toml"
-    empty.write_text("")
-    monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
-    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture(scope="module")

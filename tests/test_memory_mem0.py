@@ -26,18 +26,10 @@ from tests.conftest import SAMPLE_BUNDLE, _load_bundle
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.mem0_script import Mem0Script
 
-pytestmark = pytest.mark.neo4j
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
 PROFILE = "p-owen"
 QUERIES = ["knee pain after running", "vaccination before travelling", "medication side effects", "sleep"]
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path / "empty.toml"
-    empty.write_text("")
-    monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
-    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
 
 
 def memory_client(fake: FakeOpenAI, cache_path: Path) -> tuple[LLMRoles, Any]:

@@ -34,18 +34,9 @@ from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
 from tests.fake_openai.server import HttpError
 
-pytestmark = pytest.mark.neo4j
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    empty = tmp_path / "empty.toml"
-    empty.write_text("")
-    monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
-    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("COLABENCH_LLM_CACHE_NAMESPACE", raising=False)
 
 
 @pytest.fixture(scope="module")
