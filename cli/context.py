@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
 
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -41,6 +42,15 @@ def expected_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except (ServiceUnavailable, SessionExpired):
+            # Neo4j went away mid-command: every batch already appended is kept, so the rerun resumes.
+            uri = Neo4jSettings().effective_uri
+            err_console.print(
+                f"[bold red]error:[/] Neo4j at {uri} is not reachable: start it with `./colabench neo4j start`, "
+                "then rerun the same command; it resumes where it stopped",
+                markup=True, highlight=False, soft_wrap=True,
+            )
+            sys.exit(1)
         except Exception as exc:
             if not _expected(exc):
                 raise

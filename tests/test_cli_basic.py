@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -46,3 +48,22 @@ def test_check_refuses_nan_and_infinity_with_file_line_and_field() -> None:
     assert "doc_links.jsonl:3:weight:Infinityisnotafinitenumber" in flat
     assert "sessions.jsonl:1:turns.0.metadata.score:-Infinity" in flat
     assert "Traceback" not in done.stderr
+
+
+def test_neo4j_going_away_mid_command_is_one_message_that_says_how_to_resume(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from neo4j.exceptions import ServiceUnavailable
+
+    from cli.context import expected_errors
+
+    @expected_errors
+    def dies() -> None:
+        raise ServiceUnavailable("Failed to read from defunct connection")
+
+    with pytest.raises(SystemExit) as stopped:
+        dies()
+    assert stopped.value.code == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "is not reachable: start it with `./colabench neo4j start`" in err and "resumes" in err
+    assert "Traceback" not in err and "defunct" not in err
