@@ -41,7 +41,7 @@ def build(
     """Build what is missing of a memory system's memories (one SDK call per public user-assistant pair for the
     LLM-built systems), then link MemKB cards that lack links or whose links are stale. Resumable: pairs already
     taken in are skipped (by event); rerun after an interruption."""
-    from agents.memory.prepare import build_profiles, summed_counts
+    from agents.memory.prepare import build_profiles, require_llm, summed_counts
     from agents.memory.registry import get_memory_system
     from graph.cypher_files import load_cypher
     from query.memory.links import build_document_links
@@ -54,13 +54,8 @@ def build(
         from agents.llm.roles import LLMRoles
 
         roles = LLMRoles()
-        if not roles.configured("memory"):
-            raise ValueError(
-                f"memory system {cls.name!r} ({cls.label}) is built by an LLM, and the `memory` role has no endpoint: "
-                "set COLABENCH_LLM_BASE_URL (or COLABENCH_LLM_MEMORY_BASE_URL) and COLABENCH_LLM_MODEL; "
-                "`--system raw_turns` needs no LLM"
-            )
-        llm = roles.client("memory")
+        llm = roles.client("memory") if roles.configured("memory") else None
+    require_llm(cls.name, llm)  # says what to set, before any database work
     started = time.perf_counter()
     try:
         with open_store() as store, progress_bar() as bar:

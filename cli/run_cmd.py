@@ -110,15 +110,11 @@ def run(
             run_retrieval_only(store, dataset, specs, items=items, item_ids=item or [], out=out)
             return
         name = _resolve_dataset(store, dataset)
-        from agents.memory.registry import get_memory_system
+        from agents.runs.plan import roles_for
 
-        llm_memory = any(s.memory_system and get_memory_system(s.memory_system).needs_llm for s in specs)
+        needed_roles = {role for spec in specs for role in roles_for(spec, judge_kinds)}
         for role in ("judge", "state", "memory"):
-            needed = (
-                (role == "judge" and judge_kinds)
-                or (role == "state" and any(s.needs_states for s in specs))
-                or (role == "memory" and llm_memory)
-            )
+            needed = role in needed_roles
             if needed and not roles.configured(role):
                 raise ValueError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
         options = RunOptions(

@@ -3,6 +3,7 @@ then (when MemKB reads the cards) link the cards to documents."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from agents.memory.errors import MemorySystemError
@@ -10,10 +11,8 @@ from agents.memory.registry import BuildContext, BuildReport, Progress, get_memo
 from graph.store import EventStore
 
 
-def open_memory_system(
-    name: str, store: EventStore, retriever: Any = None, llm: Any = None, progress: Progress | None = None
-) -> Any:
-    """An instance of the named system; an LLM-built system without an LLM client fails with what to set."""
+def require_llm(name: str, llm: Any) -> None:
+    """Raise MemorySystemError saying what to set when the named system is built by an LLM and `llm` is None."""
     cls = get_memory_system(name)
     if cls.needs_llm and llm is None:
         raise MemorySystemError(
@@ -21,7 +20,14 @@ def open_memory_system(
             "`memory` role: set COLABENCH_LLM_BASE_URL (or COLABENCH_LLM_MEMORY_BASE_URL) and a model; "
             "the `raw_turns` system needs no LLM"
         )
-    return cls(BuildContext(store=store, retriever=retriever, llm=llm, progress=progress))
+
+
+def open_memory_system(
+    name: str, store: EventStore, retriever: Any = None, llm: Any = None, progress: Progress | None = None
+) -> Any:
+    """An instance of the named system; an LLM-built system without an LLM client fails with what to set."""
+    require_llm(name, llm)
+    return get_memory_system(name)(BuildContext(store=store, retriever=retriever, llm=llm, progress=progress))
 
 
 def prepare_memory(
@@ -36,16 +42,7 @@ def prepare_memory(
 ) -> BuildReport:
     """Build the missing memory of `profile_id` in system `name`, then link its cards (when the system's cards
     are MemKB cards and `links`). Returns the build report, link counts included."""
-    from query.memory.links import build_document_links
-
-    system = open_memory_system(name, store, retriever, llm, progress)
-    try:
-        report: BuildReport = system.build(profile_id)
-    finally:
-        system.close()
-    if links and system.memkb_cards and retriever is not None:
-        report.add_counts(build_document_links(store, retriever, system.name, profile_id))
-    return report
+    return build_profiles(name, store, retriever, [profile_id], llm=llm, links=links, progress=progress)[0]
 
 
 def build_profiles(
@@ -57,29 +54,47 @@ def build_profiles(
     llm: Any = None,
     links: bool = False,
     progress: Progress | None = None,
+    on_error: Callable[[str, Exception], None] | None = None,
+    recoverable: tuple[type[Exception], ...] = (),
 ) -> list[BuildReport]:
-    """`prepare_memory` for each profile in turn; `progress` counts pairs over all of them (done, total)."""
+    """`prepare_memory` for each profile in turn, with the system (its SDK) opened once for all of them;
+    `progress` counts pairs over all the profiles (done, total). An error of a `recoverable` type in one
+    profile's build is handed to `on_error(profile_id, error)` and the next profile goes on (no report for
+    it); any other error stops the build."""
     from agents.history import load_public_history
     from agents.memory.pairs import history_pairs
+    from query.memory.links import build_document_links
 
+    system = open_memory_system(name, store, retriever, llm)
     totals: dict[str, int] = {}
-    if progress is not None and get_memory_system(name).needs_llm:
+    if progress is not None and system.needs_llm and len(profile_ids) > 1:
         for pid in profile_ids:
             totals[pid] = len(history_pairs(load_public_history(store.driver, store.database, pid)))
     grand = sum(totals.values())
     done_before = 0
     reports: list[BuildReport] = []
-    for pid in profile_ids:
-        offset = done_before
+    try:
+        for pid in profile_ids:
+            offset = done_before
 
-        def step(done: int, total: int, offset: int = offset) -> None:
-            if progress is not None:
-                progress(offset + done, grand or total)
+            def step(done: int, total: int, offset: int = offset) -> None:
+                if progress is not None:
+                    progress(offset + done, grand or total)
 
-        reports.append(
-            prepare_memory(name, store, retriever, pid, llm=llm, links=links, progress=step if totals else progress)
-        )
-        done_before += totals.get(pid, 0)
+            system.ctx.progress = step if totals else progress
+            done_before += totals.get(pid, 0)
+            try:
+                report: BuildReport = system.build(pid)
+                if links and system.memkb_cards and retriever is not None:
+                    report.add_counts(build_document_links(store, retriever, system.name, pid))
+            except recoverable as exc:
+                if on_error is None:
+                    raise
+                on_error(pid, exc)
+                continue
+            reports.append(report)
+    finally:
+        system.close()
     return reports
 
 

@@ -108,16 +108,6 @@ class MemorySystem(ABC):
     def close(self) -> None:  # noqa: B027 (optional hook: most systems hold nothing to release)
         """Release SDK resources."""
 
-    def describe(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "label": self.label,
-            "needs_llm": self.needs_llm,
-            "search_recipe": self.search_recipe,
-            "memkb_cards": self.memkb_cards,
-            "builder": self.builder,
-        }
-
 
 MEMORY_SYSTEMS: dict[str, type[MemorySystem]] = {}
 

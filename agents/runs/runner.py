@@ -25,7 +25,7 @@ from agents.llm.accounting import UsageLedger
 from agents.llm.errors import LLMError
 from agents.llm.roles import LLMRoles
 from agents.memory.errors import MemorySystemError
-from agents.memory.prepare import prepare_memory
+from agents.memory.prepare import build_profiles
 from agents.memory.rankers import sdk_rankers
 from agents.memory.registry import get_memory_system
 from agents.memory.state_summary import summarize_profile
@@ -140,14 +140,22 @@ def execute_batch(
         progress.stage(f"memory ({system}) for {len(profiles)} profile(s)")
         linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
         llm = roles.client("memory") if get_memory_system(system).needs_llm else None
-        for profile_id in profiles:
-            try:
-                prepare_memory(system, store, retriever, profile_id, llm=llm, links=linked)
-            except (LLMError, MemorySystemError) as exc:
-                stage = f"memory:{system}"
-                failed[(profile_id, stage)] = FailedPrerequisite(
-                    profile_id, stage, "memory", str(exc)[:2000], bool(getattr(exc, "retryable", True))
-                )
+        stage = f"memory:{system}"
+
+        def memory_failed(profile_id: str, exc: Exception, stage: str = stage) -> None:
+            failed[(profile_id, stage)] = FailedPrerequisite(
+                profile_id, stage, "memory", str(exc)[:2000], bool(getattr(exc, "retryable", True))
+            )
+
+        recoverable = (LLMError, MemorySystemError)
+        try:
+            build_profiles(
+                system, store, retriever, profiles, llm=llm, links=linked, on_error=memory_failed,
+                recoverable=recoverable,
+            )
+        except recoverable as exc:  # the system could not be opened: every profile's memory is missing
+            for profile_id in profiles:
+                memory_failed(profile_id, exc)
     memory_costs = {system: memory_build_costs(store, system, profiles) for system in systems}
 
     summaries: dict[str, str] = {}
