@@ -13,6 +13,7 @@ from agents.judging.reference import load_attempt_trace, load_item_reference
 from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
 from agents.metrics.comparison import GROUPINGS, compare
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
+from agents.reports.sections import SectionContext, collect_sections
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
 
@@ -82,6 +83,8 @@ def build_report_data(
             )
     for note in first.config.get("notes", []):
         notes.append(str(note))
+    sections, section_notes = collect_sections(SectionContext(driver, database, records, rows, metrics))
+    notes.extend(section_notes)
     datasets = sorted({r.dataset for r in records})
     return {
         "kind": "evaluation",
@@ -99,6 +102,7 @@ def build_report_data(
         "comparisons": comparisons,
         "groups": _group_accuracy(records, rows),
         "funnel": {r.run_id: _answered_funnel(funnels[r.run_id], rows[r.run_id]) for r in records},
+        "sections": sections,
         "items": _items(driver, database, records, rows, funnels) if traces else [],
         "notes": notes,
     }

@@ -13,6 +13,7 @@ from agents.metrics.comparison import interval_text
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
 from agents.reports import svg
+from agents.reports.sections import render_sections_html
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px}
@@ -75,6 +76,7 @@ def render_html(data: dict[str, Any]) -> str:
     parts.append(_charts(data))
     parts.append(_quality(data))
     parts.append(_funnel(data))
+    parts.append(render_sections_html(data))
     parts.append(_records(data))
     parts.append(_items(data))
     parts.append("</body></html>")

@@ -7,6 +7,7 @@ from typing import Any
 from agents.metrics.comparison import interval_text
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import QUALITY_DIMENSIONS
+from agents.reports.sections import render_sections_markdown
 
 
 def _pct(value: float | None) -> str:
@@ -121,6 +122,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         if not errors:
             continue
         lines.append(f"- {run['label']}: " + "; ".join(f"{cat}: {cells}" for cat, cells in sorted(errors.items())))
+    lines += render_sections_markdown(data)
     lines += ["", "## Run records", ""]
     for run in data["runs"]:
         models = ", ".join(f"{role} {info.get('model')}" for role, info in run["models"].items())
