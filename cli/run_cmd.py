@@ -76,6 +76,9 @@ def run(
         None, min=1, help="judge context budget in characters (default: none, judges see everything whole)"
     ),
     fresh: bool = typer.Option(False, "--fresh", help="start a new batch instead of resuming the same one"),
+    resume: str = typer.Option(
+        None, "--resume", metavar="BATCH", help="continue this batch (e.g. one started with --fresh)"
+    ),
     prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: use a prompt file (repeatable)"),
     report: bool = typer.Option(True, "--report/--no-report", help="write the report when done"),
     out: Path = typer.Option(None, help="report folder (default .data/reports/<batch>)"),
@@ -94,6 +97,8 @@ def run(
     from agents.runs.plan import RunOptions, plan_batch
     from agents.runs.runner import BatchInterrupted, execute_batch
 
+    if fresh and resume:
+        raise ValueError("--fresh starts a new batch and --resume continues one: give only one of them")
     specs = parse_methods(methods)
     judge_kinds = _parse_judges(judges)
     roles = LLMRoles()
@@ -125,6 +130,7 @@ def run(
             judges=judge_kinds,
             judge_context_chars=judge_context_chars,
             fresh=fresh,
+            resume_batch=resume,
         )
         from graph.embeddings import CachedEncoder
         from query.retriever import Retriever
@@ -136,6 +142,8 @@ def run(
             f"batch [bold]{plan.batch_id}[/]: {len(plan.runs)} run(s) x {len(plan.item_ids)} item(s) of "
             f"{name}, judges: {', '.join(judge_kinds) or 'none'}, concurrency {concurrency}"
         )
+        if fresh:
+            console.print(f"a new batch: continue it after a crash with the same command plus --resume {plan.batch_id}")
         try:
             with progress_bar() as bar:
                 outcome = execute_batch(

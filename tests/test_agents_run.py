@@ -508,3 +508,59 @@ def test_run_events_replay_to_the_same_projection(mini_store: EventStore) -> Non
     after = compute_fingerprint(mini_store.driver)
     assert after.digest == before.digest, before.differences(after)
 
+
+def test_a_fresh_batch_resumes_by_its_id_and_another_configuration_is_refused(
+    mini_store: EventStore, retriever: Any, tmp_path: Path
+) -> None:
+    broken = {"on": True}
+    healthy = AutoPolicy()
+
+    def flaky(body: dict[str, Any]) -> Reply:
+        if broken["on"]:
+            raise RuntimeError("backend down")
+        return healthy(body)
+
+    with FakeOpenAI(flaky) as fake:
+        plan, report = run_batch(
+            mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite", fresh=True, items=1, max_retries=0
+        )
+        assert report.runs[0].status == "incomplete"
+        broken["on"] = False
+        base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
+        roles = LLMRoles(
+            overrides={r: dict(base, max_retries=0) for r in ("answerer", "judge", "state")},
+            cache_path=tmp_path / "c.sqlite",
+        )
+        assert mini_store.encoder is not None
+        try:
+            again = plan_batch(
+                mini_store,
+                parse_methods("HYBRID"),
+                RunOptions(dataset="mini", judges=("accuracy",), items=1, resume_batch=plan.batch_id),
+                roles,
+                PromptSet(),
+                encoder_id=mini_store.encoder.encoder_id,
+            )
+            assert again.batch_id == plan.batch_id and again.runs[0].run_id == plan.runs[0].run_id
+            resumed = execute_batch(mini_store, retriever, again, roles, PromptSet(), concurrency=1)
+            assert resumed.runs[0].status == "finished"
+            with pytest.raises(ValueError, match="another configuration"):
+                plan_batch(
+                    mini_store,
+                    parse_methods("HYBRID"),
+                    RunOptions(dataset="mini", judges=("accuracy",), items=2, resume_batch=plan.batch_id),
+                    roles,
+                    PromptSet(),
+                    encoder_id=mini_store.encoder.encoder_id,
+                )
+            with pytest.raises(ValueError, match="no batch"):
+                plan_batch(
+                    mini_store,
+                    parse_methods("HYBRID"),
+                    RunOptions(dataset="mini", judges=("accuracy",), items=1, resume_batch="mini-nosuch"),
+                    roles,
+                    PromptSet(),
+                    encoder_id=mini_store.encoder.encoder_id,
+                )
+        finally:
+            roles.close()

@@ -35,6 +35,8 @@ class RunOptions(BaseModel):
     # judge context budget in characters (None: judges see all material whole; agents/judging/reference.py)
     judge_context_chars: int | None = Field(default=None, ge=1)
     fresh: bool = False
+    # continue this batch (e.g. one started with --fresh); its configuration must be the one of this command
+    resume_batch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,9 @@ def plan_batch(
         "encoder": encoder_id,
     }
     batch_id = f"{options.dataset}-{text_sha256(canonical_json(config))[:8]}"
-    if options.fresh:
+    if options.resume_batch is not None:
+        batch_id = _resumable_batch(store, options.resume_batch, batch_id)
+    elif options.fresh:
         batch_id = f"{batch_id}-{secrets.token_hex(3)}"
     runs = [
         PlannedRun(
@@ -161,6 +165,22 @@ def plan_batch(
         options=options,
         config=config,
     )
+
+
+def _resumable_batch(store: EventStore, wanted: str, planned: str) -> str:
+    """`wanted` when it is a batch in the graph with this command's configuration (its id is the planned id,
+    or the planned id plus a --fresh nonce); raises ValueError saying what differs otherwise."""
+    with store.driver.session(database=store.database) as session:
+        runs = [r["run_id"] for r in session.run(load_cypher("agents/batch_runs"), batch_id=wanted)]
+    if not runs:
+        raise ValueError(f"no batch {wanted!r} in the graph (`./colabench report --list` shows the batches)")
+    if wanted != planned and not (wanted.startswith(planned + "-") and len(wanted) == len(planned) + 7):
+        raise ValueError(
+            f"batch {wanted!r} was started with another configuration than this command's (which plans batch "
+            f"{planned!r}): give the same --methods, --dataset, --items/--item, --judges, budget, prompts and LLM "
+            "settings as when it was started"
+        )
+    return wanted
 
 
 def run_seeds(roles: LLMRoles, used_roles: tuple[str, ...]) -> dict[str, Any]:
