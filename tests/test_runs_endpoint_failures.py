@@ -187,7 +187,7 @@ def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_
 # --- flags on what the endpoint silently got wrong ---------------------------------------------------
 
 
-def test_length_cut_and_tool_call_text_answers_are_flagged_and_unused_tools_warned(
+def test_length_cut_tool_call_text_and_cut_json_answers_are_flagged_and_unused_tools_warned(
     mini_store: EventStore, retriever: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLABENCH_LLM_CACHE_NAMESPACE", "no-tool-template")
@@ -195,6 +195,8 @@ def test_length_cut_and_tool_call_text_answers_are_flagged_and_unused_tools_warn
     def no_tools(body: dict[str, Any]) -> Reply:
         if "give blood" in request_text(body):
             return Reply(content="You can give blood if the tattoo is older than", finish_reason="length")
+        if "flu jab" in request_text(body):
+            return Reply.text('{"answer": "Yes, the flu jab is fine when')  # a structured reply cut off mid-way
         return Reply.text('{"name": "kb_search", "arguments": {"query": "flu"}}')
 
     with FakeOpenAI(no_tools) as fake:
@@ -203,12 +205,14 @@ def test_length_cut_and_tool_call_text_answers_are_flagged_and_unused_tools_warn
     record = load_run_record(mini_store.driver, "neo4j", plan.runs[0].run_id)
     assert record.config["llm_cache_namespace"] == "no-tool-template"  # the endpoint setup is in the run record
     assert found["i-mini-01"]["flags"] == ["cut_by_length"]
-    assert all(found[i]["flags"] == ["looks_like_tool_call"] for i in ("i-mini-02", "i-mini-03", "i-mini-04"))
+    assert all(found[i]["flags"] == ["looks_like_tool_call"] for i in ("i-mini-02", "i-mini-03"))
+    assert found["i-mini-04"]["flags"] == ["not_an_answer"]
     counts = report.runs[0].counts
-    assert counts["cut_by_length"] == 1 and counts["looks_like_tool_call"] == 3
+    assert counts["cut_by_length"] == 1 and counts["looks_like_tool_call"] == 2 and counts["not_an_answer"] == 1
     warnings = " ".join(report.warnings)
     assert "tools were offered but the endpoint returned no tool call in any of 4" in warnings
-    assert "1 answer(s) are cut off at max_tokens" in warnings and "3 answer(s) are text that looks like" in warnings
+    assert "1 answer(s) are cut off at max_tokens" in warnings and "2 answer(s) are text that looks like" in warnings
+    assert "1 answer(s) are empty or a JSON fragment that does not parse" in warnings
     given = rows(
         mini_store,
         "MATCH (e:Event {type: 'AnswerGiven'}) WHERE e.payload CONTAINS $r RETURN e.payload AS p",
@@ -216,7 +220,7 @@ def test_length_cut_and_tool_call_text_answers_are_flagged_and_unused_tools_warn
     )
     assert (
         sorted(tuple(json.loads(g["p"])["flags"]) for g in given)
-        == [("cut_by_length",)] + [("looks_like_tool_call",)] * 3
+        == [("cut_by_length",)] + [("looks_like_tool_call",)] * 2 + [("not_an_answer",)]
     )
 
 

@@ -76,10 +76,11 @@ def build_report_data(
                 f"{' '.join(str(f['latest_error']).split())[:400]}"
             )
         flags = r.counts or {}
-        if flags.get("cut_by_length") or flags.get("looks_like_tool_call"):
+        if flags.get("cut_by_length") or flags.get("looks_like_tool_call") or flags.get("not_an_answer"):
             notes.append(
                 f"run {r.run_id}: {flags.get('cut_by_length', 0)} answer(s) cut by max_tokens, "
-                f"{flags.get('looks_like_tool_call', 0)} answer(s) that look like an unparsed tool call (flagged)"
+                f"{flags.get('looks_like_tool_call', 0)} answer(s) that look like an unparsed tool call, "
+                f"{flags.get('not_an_answer', 0)} answer(s) empty or a cut-off JSON fragment (flagged)"
             )
     for note in first.config.get("notes", []):
         notes.append(str(note))
@@ -144,6 +145,7 @@ def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMet
         "flags": {
             "cut_by_length": int((record.counts or {}).get("cut_by_length", 0)),
             "looks_like_tool_call": int((record.counts or {}).get("looks_like_tool_call", 0)),
+            "not_an_answer": int((record.counts or {}).get("not_an_answer", 0)),
         },
     }
 

@@ -5,6 +5,7 @@ Answers cut by max_tokens or that look like an unparsed tool call are flagged on
 
 from __future__ import annotations
 
+import json
 import copy
 import re
 import time
@@ -108,13 +109,31 @@ _TOOL_CALL_TEXT = re.compile(
 
 def answer_flags(answer: str, finish_reason: str | None) -> list[str]:
     """`cut_by_length` when the final reply hit max_tokens; `looks_like_tool_call` when the answer text is a
-    tool call the endpoint returned as plain text."""
+    tool call the endpoint returned as plain text; `not_an_answer` when the text is empty or a JSON fragment that
+    does not parse (a structured reply cut off mid-way)."""
     flags = []
     if finish_reason == "length":
         flags.append("cut_by_length")
     if _TOOL_CALL_TEXT.match(answer or ""):
         flags.append("looks_like_tool_call")
+    elif _is_not_an_answer(answer or ""):
+        flags.append("not_an_answer")
     return flags
+
+
+def _is_not_an_answer(answer: str) -> bool:
+    text = answer.strip()
+    if not text:
+        return True
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    if not text.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return True
+    return False
 
 
 def failure_event(

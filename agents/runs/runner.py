@@ -376,6 +376,7 @@ def _warnings(plan: BatchPlan, outcomes: dict[str, list[AttemptOutcome]]) -> lis
         for flag, what in (
             ("cut_by_length", "cut off at max_tokens (finish_reason 'length')"),
             ("looks_like_tool_call", "text that looks like an unparsed tool call"),
+            ("not_an_answer", "empty or a JSON fragment that does not parse (cut off)"),
         ):
             n = sum(1 for o in answered if flag in o.flags)
             if n:
@@ -447,6 +448,7 @@ def _finish_run(
     counts["looks_like_tool_call"] = sum(
         1 for a in attempts.values() if "looks_like_tool_call" in (a.get("flags") or [])
     )
+    counts["not_an_answer"] = sum(1 for a in attempts.values() if "not_an_answer" in (a.get("flags") or []))
     counts["complete"] = sum(
         1 for i in plan.item_ids if attempt_complete(attempts.get(i), run, i, judges, roles, prompts)
     )
