@@ -1,4 +1,5 @@
-"""The FastAPI application: GraphQL at /graphql, the graph browser at /browser, report pages at /reports/,
+"""The FastAPI application: GraphQL at /graphql, the graph browser at /browser, the adjudication page at
+/adjudicate, report pages at /reports/,
 health at /healthz and readiness at /readyz. `create_app()` is also the uvicorn factory."""
 
 from __future__ import annotations
@@ -105,6 +106,11 @@ def create_app(
     @app.get("/browser", include_in_schema=False)
     async def browser() -> FileResponse:
         return FileResponse(STATIC_DIR / "browser.html", media_type="text/html")
+
+    @app.get("/adjudicate", include_in_schema=False)
+    async def adjudicate_page() -> FileResponse:
+        # A static page: every case it shows comes from GraphQL calls that need the API token.
+        return FileResponse(STATIC_DIR / "adjudicate.html", media_type="text/html")
 
     @app.get("/", include_in_schema=False)
     async def root() -> RedirectResponse:

@@ -3,8 +3,10 @@ and never carry internals (no Cypher, no stack trace, no server paths)."""
 
 from __future__ import annotations
 
+from graph.errors import ColabenchError
 
-class ApiError(Exception):
+
+class ApiError(ColabenchError):
     """An expected failure whose message is safe to show; `code` goes into the GraphQL error extensions."""
 
     code = "BAD_REQUEST"

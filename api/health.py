@@ -23,6 +23,7 @@ async def readyz(request: Request) -> JSONResponse:
     cache = getattr(request.app.state, "response_cache", None)
     try:
         head_seq = await resources.reader.head_seq()
+        incomplete = await resources.reader.rows("incomplete_ingests")
     except ServiceUnavailableError as exc:
         return JSONResponse({"status": "unavailable", "neo4j": str(exc)}, status_code=503)
     return JSONResponse(
@@ -30,6 +31,8 @@ async def readyz(request: Request) -> JSONResponse:
             "status": "ready",
             "neo4j": "ok",
             "log_head_seq": head_seq,
+            # an interrupted ingest: the graph may lack part of that input until it is ingested again
+            "incomplete_ingests": incomplete,
             "mutations": "enabled" if resources.settings.mutations_enabled else "disabled (no API token configured)",
             "response_cache": cache.stats() if cache is not None else "off",
         }

@@ -20,13 +20,14 @@ from threading import Lock
 from typing import Any
 
 from api.schema.redaction import redact_gold
+from graph.errors import ColabenchError
 
 DATA_NAME = "report.json"
 PAGE_NAMES = ("report.html", "report.md")
 _CACHE_ENTRIES = 16
 
 
-class ReportDataError(Exception):
+class ReportDataError(ColabenchError):
     """A report file cannot be read as JSON, or its pages cannot be rendered from it."""
 
 

@@ -3,7 +3,8 @@ appending events, so a query's answer stays valid exactly as long as the log hea
 
 Every cached request first reads the log head (one small query); an entry made at another head is a miss.
 Only successful query operations are cached (never mutations, never responses with errors), keyed by query
-text, variables, operation name and whether the caller may see gold fields. Responses say `X-Cache: hit|miss`.
+text, variables, operation name, whether the caller may see gold fields and whether it sent the token.
+Responses say `X-Cache: hit|miss`.
 """
 
 from __future__ import annotations
@@ -77,8 +78,10 @@ def _operation_types(query: str) -> dict[str | None, str]:
     return found
 
 
-def cache_key(request: dict[str, Any], gold_visible: bool) -> str | None:
-    """The key of a cacheable request (a single query operation), else None."""
+def cache_key(request: dict[str, Any], gold_visible: bool, authenticated: bool = False) -> str | None:
+    """The key of a cacheable request (a single query operation), else None. Whether the request carried the
+    token is part of the key as well as gold visibility: some fields need the token even when the server reveals
+    reference answers (pending adjudications), so a token holder's response is never served to anyone else."""
     query = request.get("query")
     variables = request.get("variables") or {}
     operation = request.get("operationName")
@@ -90,7 +93,9 @@ def cache_key(request: dict[str, Any], gold_visible: bool) -> str | None:
         return None
     if _operation_types(query).get(operation) != "query":
         return None
-    material = json.dumps([query, variables, operation, gold_visible], sort_keys=True, separators=(",", ":"))
+    material = json.dumps(
+        [query, variables, operation, gold_visible, authenticated], sort_keys=True, separators=(",", ":")
+    )
     return hashlib.sha256(material.encode()).hexdigest()
 
 
@@ -170,7 +175,7 @@ class ResponseCacheMiddleware:
             return None
         if not isinstance(request, dict):
             return None
-        return cache_key(request, self.reveal_gold or auth is Auth.TOKEN)
+        return cache_key(request, self.reveal_gold or auth is Auth.TOKEN, auth is Auth.TOKEN)
 
 
 def _replay(body: bytes, receive: Receive, first: Message | None = None) -> Receive:

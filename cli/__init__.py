@@ -5,7 +5,9 @@ from __future__ import annotations
 import typer
 
 from cli import (
+    adjudicate_cmd,
     eval_cmd,
+    eval_memory_cmd,
     events_cmd,
     graph_cmd,
     ingest_cmd,
@@ -27,10 +29,12 @@ ingest_cmd.register(app)
 app.add_typer(query_cmd.app, name="query", help="Search with a retrieval recipe, or read a document.")
 app.add_typer(memory_cmd.app, name="memory", help="Build memory cards and their document links.")
 app.add_typer(eval_cmd.app, name="eval", help="Evaluate retrieval (no LLM) on a dataset.")
+eval_memory_cmd.register(eval_cmd.app)
 serve_cmd.register(app)
 app.add_typer(profile_cmd.app, name="profile", help="Grow profiles: append sessions and turns, update memory.")
 run_cmd.register(app)
 report_cmd.register(app)
+adjudicate_cmd.register(app)
 app.add_typer(llm_cmd.app, name="llm", help="LLM roles: settings, ping, response cache, prompt hashes.")
 
 

@@ -9,11 +9,13 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from graph.connection import open_driver
-from graph.errors import GraphError
+from graph.errors import ColabenchError
 from graph.settings import Neo4jSettings
 from graph.store import EventStore
 from ingest.errors import InputError
@@ -23,16 +25,13 @@ err_console = Console(stderr=True, highlight=False)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-EXPECTED_ERRORS: tuple[type[BaseException], ...] = (GraphError, InputError, FileNotFoundError, ValueError)
+# Expected failures: every colabench error (graph, input, query, LLM, memory, API, usage...), a file that is not
+# there, and settings that do not validate. Anything else is a bug and keeps its traceback.
+EXPECTED_ERRORS: tuple[type[BaseException], ...] = (ColabenchError, FileNotFoundError, ValidationError)
 
 
 def _expected(exc: BaseException) -> bool:
-    """An expected failure: one of EXPECTED_ERRORS, or an LLM-layer error (looked up only when the LLM layer
-    has been imported, so commands without an LLM never pay for importing it)."""
-    if isinstance(exc, EXPECTED_ERRORS):
-        return True
-    llm_errors = sys.modules.get("agents.llm.errors")
-    return llm_errors is not None and isinstance(exc, llm_errors.LLMError)
+    return isinstance(exc, EXPECTED_ERRORS)
 
 
 def expected_errors(func: F) -> F:
@@ -54,7 +53,10 @@ def expected_errors(func: F) -> F:
         except Exception as exc:
             if not _expected(exc):
                 raise
-            err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False, soft_wrap=True)
+            # Escaped and without emoji codes: a message quoting input (`file.json:100: ...`, `[x]`) prints as is.
+            err_console.print(
+                f"[bold red]error:[/] {escape(str(exc))}", markup=True, emoji=False, highlight=False, soft_wrap=True
+            )
             sys.exit(2 if isinstance(exc, InputError) else 1)
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted; run the same command again to resume[/]")
@@ -64,8 +66,11 @@ def expected_errors(func: F) -> F:
 
 
 @contextmanager
-def open_store(with_encoder: bool = True, check_schema: bool = True) -> Iterator[EventStore]:
-    """A store on the configured Neo4j; the encoder is loaded lazily (only embedding pays for it)."""
+def open_store(
+    with_encoder: bool = True, check_schema: bool = True, warn_incomplete: bool = True
+) -> Iterator[EventStore]:
+    """A store on the configured Neo4j; the encoder is loaded lazily (only embedding pays for it). Says so on
+    stderr when an ingest was interrupted (`warn_incomplete`; the ingest command itself resumes it instead)."""
     settings = Neo4jSettings()
     driver = open_driver(settings)
     try:
@@ -77,6 +82,12 @@ def open_store(with_encoder: bool = True, check_schema: bool = True) -> Iterator
         store = EventStore(driver, settings.database, encoder)
         if check_schema:
             store.ensure_schema()
+        if warn_incomplete:
+            from graph.ingest_status import incomplete_ingest_text, incomplete_ingests
+
+            unfinished = incomplete_ingest_text(incomplete_ingests(driver, settings.database))
+            if unfinished:
+                err_console.print(f"[yellow]warning:[/] {unfinished}")
         yield store
     finally:
         driver.close()

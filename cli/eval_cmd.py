@@ -8,12 +8,14 @@ from typing import Any
 
 import typer
 from rich import box
-from rich.progress import TaskID
 from rich.table import Table
 
-from cli.context import console, expected_errors, open_store, progress_bar
+from cli.context import console, expected_errors, open_store
 from cli.ingest_cmd import resolve_dataset_path
+from cli.progress_lines import phase_progress
+from graph.errors import UsageError
 from query.evaluation.datasets import DATASETS
+from query.evaluation.granularity import GRANULARITIES, check_granularity
 from query.evaluation.report import EvalReport, GroupSummary
 from query.recipes import RECIPES, parse_recipes
 from query.retriever import MAX_K, Retriever
@@ -21,14 +23,23 @@ from query.retriever import MAX_K, Retriever
 app = typer.Typer(no_args_is_help=True)
 
 
+def _register_qa() -> None:
+    from cli.eval_qa_cmd import qa
+
+    app.command("qa")(qa)
+
+
+_register_qa()
+
+
 def parse_ks(text: str) -> list[int]:
     """`1,3,5` -> [1, 3, 5]; each k from 1 to 20."""
     try:
         ks = sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError as exc:
-        raise ValueError(f"--k must be comma-separated integers, got {text!r}") from exc
+        raise UsageError(f"--k must be comma-separated integers, got {text!r}") from exc
     if not ks or ks[0] < 1 or ks[-1] > MAX_K:
-        raise ValueError(f"--k values must lie in 1..{MAX_K}, got {text!r}")
+        raise UsageError(f"--k values must lie in 1..{MAX_K}, got {text!r}")
     return ks
 
 
@@ -42,25 +53,39 @@ def retrieval(
     out: Path = typer.Option(None, "--out", help="write the JSON report (summaries and per-item rows) here"),
     limit: int = typer.Option(None, "--limit", help="evaluate at most this many items (stable subset)"),
     kappa: float = typer.Option(None, "--kappa", help="RRF kappa for every recipe (default: each recipe's, 60)"),
+    granularity: str = typer.Option(
+        "turn",
+        "--granularity",
+        help="memory units the raw-turn recipes rank: " + "|".join(GRANULARITIES) + " (round = a user turn with its "
+        "assistant reply; session = whole sessions)",
+    ),
+    variant: str = typer.Option(
+        None, "--variant", help="LongMemEval variant s|m|oracle, for a file whose name does not say it"
+    ),
+    key_expansion: str = typer.Option(
+        "none", "--key-expansion", help="none | facts: also rank cards with LLM facts appended to their keys"
+    ),
+    time_aware: bool = typer.Option(
+        False, "--time-aware", help="also rank cards only among sessions in the question's time range"
+    ),
 ) -> None:
-    """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe."""
+    """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe.
+
+    Progress goes to stderr: a bar on a terminal, plain lines every 10 s otherwise."""
     from query.evaluation.pipeline import run_retrieval_eval
 
+    check_granularity(granularity)
     ks = parse_ks(k)
     chosen = parse_recipes(recipes)
     if kappa is not None:
         chosen = [r.with_kappa(kappa) for r in chosen]
     source = resolve_dataset_path(path)
-    with open_store() as store, progress_bar() as bar:
+    from cli.eval_qa_cmd import retrieval_expansion
+
+    expansion, fact_roles = retrieval_expansion(key_expansion, time_aware)
+    with open_store() as store, phase_progress() as on_progress:
         assert store.encoder is not None
         retriever = Retriever(store.driver, store.encoder, store.database)
-        tasks: dict[str, TaskID] = {}
-
-        def on_progress(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(phase, total=total)
-            bar.update(tasks[phase], completed=done, total=total)
-
         builder, roles = llm_memory_builder(store, retriever)
         from agents.memory.rankers import sdk_rankers
 
@@ -68,9 +93,11 @@ def retrieval(
             with sdk_rankers(store, {r.memory_system for r in chosen if r.needs_profile}):
                 report = run_retrieval_eval(
                     store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
-                    memory_builder=builder,
+                    memory_builder=builder, granularity=granularity, variant=variant, expansion=expansion,
                 )
         finally:
+            if fact_roles is not None:
+                fact_roles.close()
             retriever.close()
             if roles is not None:
                 roles.close()

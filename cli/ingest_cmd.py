@@ -42,7 +42,7 @@ def ingest(
     console.print(f"validated {source}: {len(result.events)} events for dataset [bold]{result.dataset}[/]")
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
-    with open_store() as store, progress_bar() as bar:
+    with open_store(warn_incomplete=False) as store, progress_bar() as bar:
         task = bar.add_task("appending events", total=None)
 
         def on_progress(_phase: str, done: int, total: int) -> None:
@@ -66,12 +66,10 @@ def ingest(
 def check(
     path: str = typer.Argument(..., help="a ColaBench bundle (folder or .tar.gz), or `sample`"),
 ) -> None:
-    """Validate a bundle and every cross-reference without writing anything."""
-    from ingest.bundle.check import check_bundle
-    from ingest.bundle.reader import read_bundle
+    """Validate a bundle and every cross-reference without writing anything (the validator `ingest` runs)."""
+    from ingest.validation import validate_bundle
 
-    bundle = read_bundle(resolve_dataset_path(path))
-    report = check_bundle(bundle)
+    bundle, report, _events = validate_bundle(resolve_dataset_path(path))
     for problem in report.problems[:200]:
         console.print(str(problem), markup=False)
     summary = ", ".join(f"{k} {v}" for k, v in report.counts.items())

@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors
+from graph.errors import UsageError
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -99,7 +100,7 @@ def prompts(
     if show:
         records = prompt_set.records()
         if show not in records:
-            raise ValueError(f"unknown prompt {show!r}; prompts are {', '.join(records)}")
+            raise UsageError(f"unknown prompt {show!r}; prompts are {', '.join(records)}")
         print(prompt_set[show].text)
         return
     table = Table(title="prompt templates")

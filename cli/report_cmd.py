@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors, open_store
+from graph.errors import UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +32,8 @@ def write_batch_report(store: Any, run_ids: list[str], *, out: Path | None = Non
 
 def _print_summary(data: dict[str, Any]) -> None:
     table = Table(title=data["title"])
-    for column in ("method", "accuracy", "Read Recall", "first-search hit", "search hit", "avg turns"):
+    for column in ("method", "accuracy", "adjudicated", "pending", "Read Recall", "first-search hit", "search hit",
+                   "avg turns"):
         table.add_column(column, justify="left" if column == "method" else "right")
 
     def pct(v: float | None) -> str:
@@ -42,6 +44,8 @@ def _print_summary(data: dict[str, Any]) -> None:
         table.add_row(
             run["label"],
             f"{pct(m['accuracy'])} ({m['n_pass']}/{m['n_items']})",
+            pct(m.get("accuracy_adjudicated")),
+            str(m.get("n_pending", 0)),
             pct(m["read_recall"]),
             pct(m["first_search_hit_rate"]),
             pct(m["search_hit_rate"]),
@@ -87,7 +91,7 @@ def report(
 
     chosen = sum(bool(x) for x in (run_ids, latest, batch, list_runs))
     if chosen != 1:
-        raise ValueError("give run ids, or exactly one of --latest, --batch ID, --list")
+        raise UsageError("give run ids, or exactly one of --latest, --batch ID, --list")
     with open_store(with_encoder=False, check_schema=False) as store:
         with store.driver.session(database=store.database) as session:
             runs = [dict(r) for r in session.run(load_cypher("agents/runs_list"))]
@@ -107,25 +111,43 @@ def report(
         known = {r["run_id"] for r in runs}
         if latest:
             pointer = read_latest()
-            # The pointer names whatever report was written last: a retrieval-only one is shown as it is.
+            # The pointer names whatever report was written last: a retrieval-only one is shown as it is, or
+            # rendered again from its report.json into --out.
             if pointer and pointer.get("kind") == "retrieval" and Path(pointer["path"]).is_dir():
-                console.print(f"retrieval-only report: {Path(pointer['path']) / 'report.html'}")
+                console.print(f"retrieval-only report: {copy_retrieval_report(Path(pointer['path']), out)}")
                 return
             if pointer and pointer.get("kind") == "evaluation" and set(pointer.get("run_ids", [])) <= known:
                 run_ids = list(pointer["run_ids"])
             elif runs:
                 batch = runs[0]["batch_id"]
             else:
-                raise ValueError("no runs and no report yet: run `./colabench run` first")
+                raise UsageError("no runs and no report yet: run `./colabench run` first")
         if batch:
             with store.driver.session(database=store.database) as session:
                 run_ids = [r["run_id"] for r in session.run(load_cypher("agents/batch_runs"), batch_id=batch)]
             if not run_ids:
-                raise ValueError(f"no runs in batch {batch!r}; `./colabench report --list` shows the batches")
+                raise UsageError(f"no runs in batch {batch!r}; `./colabench report --list` shows the batches")
         missing = [r for r in run_ids if r not in known]
         if missing:
-            raise ValueError(f"unknown run id(s) {missing}; `./colabench report --list` shows the runs")
+            raise UsageError(f"unknown run id(s) {missing}; `./colabench report --list` shows the runs")
         write_batch_report(store, list(run_ids), out=out, traces=traces)
+
+
+def copy_retrieval_report(folder: Path, out: Path | None) -> Path:
+    """The HTML path of the retrieval-only report in `folder`, or of its pages written again into `out`
+    (from its report.json, so the copy is rendered by this version of colabench)."""
+    if out is None or out.resolve() == folder.resolve():
+        return folder / "report.html"
+    import json
+
+    from agents.reports.write import write_report
+
+    source = folder / "report.json"
+    try:
+        data = json.loads(source.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{source}: the latest retrieval-only report cannot be read ({exc}); run it again") from exc
+    return write_report(data, out)
 
 
 def _errors_cell(run: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from graph.errors import UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -45,7 +46,7 @@ def _resolve_dataset(store: Any, dataset: str) -> str:
     path = resolve_dataset_path(dataset)
     if not path.exists():
         listing = ", ".join(sorted(known)) or "none"
-        raise ValueError(f"{dataset!r} is neither a dataset in the graph ({listing}) nor a path")
+        raise UsageError(f"{dataset!r} is neither a dataset in the graph ({listing}) nor a path")
     with console.status(f"reading {path} ..."):
         result = load_input(path)
     if result.dataset not in known:
@@ -71,6 +72,13 @@ def run(
     max_rounds: int = typer.Option(4, min=0, max=20, help="tool-call rounds before the final answer round"),
     max_calls_per_round: int = typer.Option(
         None, min=1, max=32, help="refuse tool calls of a round beyond N (default: no cap, as in the paper)"
+    ),
+    judge_models: str = typer.Option(
+        None,
+        "--judge-models",
+        metavar="A,B",
+        help="judge accuracy with each model on the judge endpoint; the first is the primary judge (metrics), "
+        "the others a panel for judge agreement",
     ),
     judge_context_chars: int = typer.Option(
         None, min=1, help="judge context budget in characters (default: none, judges see everything whole)"
@@ -98,10 +106,13 @@ def run(
     from agents.runs.runner import BatchInterrupted, execute_batch
 
     if fresh and resume:
-        raise ValueError("--fresh starts a new batch and --resume continues one: give only one of them")
+        raise UsageError("--fresh starts a new batch and --resume continues one: give only one of them")
     specs = parse_methods(methods)
     judge_kinds = _parse_judges(judges)
-    roles = LLMRoles()
+    from agents.agreement.panel import parse_judge_models
+
+    panel = parse_judge_models(judge_models, judge_kinds)
+    roles = LLMRoles(overrides={"judge": {"model": panel[0]}} if panel else None)
     prompts = PromptSet.from_config(prompt or [])
     with open_store() as store:
         if not roles.configured("answerer"):
@@ -121,7 +132,7 @@ def run(
         for role in ("judge", "state", "memory"):
             needed = role in needed_roles
             if needed and not roles.configured(role):
-                raise ValueError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
+                raise UsageError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
         options = RunOptions(
             dataset=name,
             items=items,
@@ -129,6 +140,7 @@ def run(
             budget=Budget(max_tool_rounds=max_rounds, max_calls_per_round=max_calls_per_round),
             judges=judge_kinds,
             judge_context_chars=judge_context_chars,
+            judge_models=panel,
             fresh=fresh,
             resume_batch=resume,
         )

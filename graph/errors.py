@@ -1,9 +1,22 @@
-"""Typed errors of the graph room. Messages say what was wrong, where, and what to do."""
+"""Typed errors of the graph room, and `ColabenchError`, the root of every error colabench expects.
+Messages say what was wrong, where, and what to do."""
 
 from __future__ import annotations
 
 
-class GraphError(Exception):
+class ColabenchError(Exception):
+    """Root of every expected failure (bad input, an unknown id, a missing prerequisite, a service that is not
+    reachable). The CLI shows these as one message and the API maps them by type; any other exception is a bug
+    and keeps its traceback. Each room has its own subclasses (GraphError, InputError, QueryError, LLMError,
+    MemorySystemError, ApiError, ...)."""
+
+
+class UsageError(ColabenchError, ValueError):
+    """A command or function was asked for something that cannot be done as asked: an unknown run or dataset,
+    conflicting options, a prerequisite not met. The message says what to do instead."""
+
+
+class GraphError(ColabenchError):
     """Base class for expected failures in the graph room (shown without a stack trace)."""
 
 

@@ -26,6 +26,22 @@ class DomainEvent(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     TYPE: ClassVar[str] = ""
+    # The payload's schema version. Bump it when a field is renamed or a type split, and register an upcaster
+    # from the old version (graph/upcasting.py): events already in a log keep their stored form (their hashes
+    # cover it) and are read as the current version.
+    VERSION: ClassVar[int] = 1
+    # What the projection (graph/projection.py) needs to know, declared here with the payload:
+    # KEY: the payload fields naming the row the event's Cypher applies (joined by KEY_JOIN; its RETURN lists the
+    #   same strings); () for an event type that is not projected.
+    # CONFLICT: fields of an event that updates what an earlier event of its type made; events with the same
+    #   conflict value never share one UNWIND statement.
+    # CREATES: the field naming the node it creates (refused when an earlier event of a batch references it).
+    # EMBEDS: what it embeds ("chunks": each chunk's text; "memory_text": the memory's text unless deleted).
+    KEY: ClassVar[tuple[str, ...]] = ()
+    KEY_JOIN: ClassVar[str] = "|"
+    CONFLICT: ClassVar[tuple[str, ...]] = ()
+    CREATES: ClassVar[str | None] = None
+    EMBEDS: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -46,6 +62,28 @@ class DomainEvent(BaseModel):
         return content_event_id(self.TYPE, self.payload())
 
 
+
+# --- ingest bookkeeping -----------------------------------------------------------------------------
+
+
+class IngestStarted(DomainEvent):
+    """An ingest of one input began: its id derives from every event of the input, so a resumed ingest of the
+    same input is the same ingest (this event is then a duplicate, skipped)."""
+
+    TYPE: ClassVar[str] = "IngestStarted"
+    KEY: ClassVar[tuple[str, ...]] = ("ingest_id",)
+    ingest_id: Identifier
+    dataset: str
+    n_events: int = Field(ge=0)
+
+
+class IngestCompleted(DomainEvent):
+    """Every event of the ingest is in the log; until this event the graph says the ingest is incomplete."""
+
+    TYPE: ClassVar[str] = "IngestCompleted"
+    KEY: ClassVar[tuple[str, ...]] = ("ingest_id",)
+    ingest_id: Identifier
+
 # --- knowledge base -------------------------------------------------------------------------------
 
 
@@ -53,6 +91,8 @@ class DocumentIngested(DomainEvent):
     """A document of the frozen knowledge base; its lines are text.split('\\n'), numbered from 1."""
 
     TYPE: ClassVar[str] = "DocumentIngested"
+    KEY: ClassVar[tuple[str, ...]] = ("doc_id",)
+    CREATES: ClassVar[str | None] = "doc_id"
     doc_id: Identifier
     title: str
     text: str
@@ -78,6 +118,8 @@ class DocumentChunked(DomainEvent):
     """A document cut into line-addressed chunks (the units of the vector and full-text indexes)."""
 
     TYPE: ClassVar[str] = "DocumentChunked"
+    KEY: ClassVar[tuple[str, ...]] = ("doc_id",)
+    EMBEDS: ClassVar[str | None] = "chunks"
     doc_id: Identifier
     chunker: str
     chunks: list[ChunkSpec]
@@ -85,6 +127,8 @@ class DocumentChunked(DomainEvent):
 
 class DocumentsLinked(DomainEvent):
     TYPE: ClassVar[str] = "DocumentsLinked"
+    KEY: ClassVar[tuple[str, ...]] = ("src_doc_id", "dst_doc_id")
+    KEY_JOIN: ClassVar[str] = "->"
     src_doc_id: Identifier
     dst_doc_id: Identifier
     description: str = ""
@@ -96,6 +140,8 @@ class DocumentsLinked(DomainEvent):
 
 class ProfileCreated(DomainEvent):
     TYPE: ClassVar[str] = "ProfileCreated"
+    KEY: ClassVar[tuple[str, ...]] = ("profile_id",)
+    CREATES: ClassVar[str | None] = "profile_id"
     profile_id: Identifier
     dataset: str
     name: str | None = None
@@ -107,6 +153,8 @@ class FactRecorded(DomainEvent):
     """A personal condition of a profile (private: hidden from every method)."""
 
     TYPE: ClassVar[str] = "FactRecorded"
+    KEY: ClassVar[tuple[str, ...]] = ("fact_id",)
+    CREATES: ClassVar[str | None] = "fact_id"
     fact_id: Identifier
     profile_id: Identifier
     text: str
@@ -117,6 +165,8 @@ class FactRecorded(DomainEvent):
 
 class TopicPlanned(DomainEvent):
     TYPE: ClassVar[str] = "TopicPlanned"
+    KEY: ClassVar[tuple[str, ...]] = ("topic_id",)
+    CREATES: ClassVar[str | None] = "topic_id"
     topic_id: Identifier
     profile_id: Identifier
     title: str
@@ -126,6 +176,8 @@ class TopicPlanned(DomainEvent):
 
 class SessionStarted(DomainEvent):
     TYPE: ClassVar[str] = "SessionStarted"
+    KEY: ClassVar[tuple[str, ...]] = ("session_id",)
+    CREATES: ClassVar[str | None] = "session_id"
     session_id: Identifier
     profile_id: Identifier
     ordinal: int = Field(ge=0)
@@ -148,6 +200,8 @@ class TurnAppended(DomainEvent):
     """One message of a session; `ordinal` orders turns inside the session (NEXT links them)."""
 
     TYPE: ClassVar[str] = "TurnAppended"
+    KEY: ClassVar[tuple[str, ...]] = ("turn_id",)
+    CREATES: ClassVar[str | None] = "turn_id"
     turn_id: Identifier
     session_id: Identifier
     ordinal: int = Field(ge=0)
@@ -161,6 +215,8 @@ class TurnAppended(DomainEvent):
 
 class FactDisclosed(DomainEvent):
     TYPE: ClassVar[str] = "FactDisclosed"
+    KEY: ClassVar[tuple[str, ...]] = ("fact_id", "turn_id")
+    KEY_JOIN: ClassVar[str] = "@"
     fact_id: Identifier
     turn_id: Identifier
 
@@ -169,6 +225,8 @@ class DocumentExposed(DomainEvent):
     """A document (line range) shown to the user side in a turn, through a search result or a read."""
 
     TYPE: ClassVar[str] = "DocumentExposed"
+    KEY: ClassVar[tuple[str, ...]] = ("doc_id", "turn_id")
+    KEY_JOIN: ClassVar[str] = "@"
     turn_id: Identifier
     doc_id: Identifier
     via: Literal["search", "read"]
@@ -183,6 +241,8 @@ class DocumentExposed(DomainEvent):
 
 class ItemCreated(DomainEvent):
     TYPE: ClassVar[str] = "ItemCreated"
+    KEY: ClassVar[tuple[str, ...]] = ("item_id",)
+    CREATES: ClassVar[str | None] = "item_id"
     item_id: Identifier
     profile_id: Identifier
     dataset: str
@@ -208,6 +268,8 @@ class RequirementMapped(DomainEvent):
     """Answer requirement e = (r, U, F, K, a): text, user statements, facts, knowledge spans, action."""
 
     TYPE: ClassVar[str] = "RequirementMapped"
+    KEY: ClassVar[tuple[str, ...]] = ("requirement_id",)
+    CREATES: ClassVar[str | None] = "requirement_id"
     requirement_id: Identifier
     item_id: Identifier
     ordinal: int = Field(ge=0)
@@ -221,6 +283,7 @@ class RequirementMapped(DomainEvent):
 
 class ItemVerified(DomainEvent):
     TYPE: ClassVar[str] = "ItemVerified"
+    KEY: ClassVar[tuple[str, ...]] = ("item_id",)
     item_id: Identifier
     gate: str
     verdict: str
@@ -229,6 +292,7 @@ class ItemVerified(DomainEvent):
 
 class ItemAugmented(DomainEvent):
     TYPE: ClassVar[str] = "ItemAugmented"
+    KEY: ClassVar[tuple[str, ...]] = ("item_id",)
     item_id: Identifier
     from_item_id: Identifier
     direction: str
@@ -242,6 +306,9 @@ class MemoryWritten(DomainEvent):
     """A memory system wrote (ADD/UPDATE) or removed (DELETE) a memory card derived from turns."""
 
     TYPE: ClassVar[str] = "MemoryWritten"
+    KEY: ClassVar[tuple[str, ...]] = ("memory_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("memory_id",)
+    EMBEDS: ClassVar[str | None] = "memory_text"
     system: str
     memory_id: Identifier
     profile_id: Identifier
@@ -259,6 +326,7 @@ class MemoryPairProcessed(DomainEvent):
     memories the pair added, updated or deleted; the usage fields are what the pair cost."""
 
     TYPE: ClassVar[str] = "MemoryPairProcessed"
+    KEY: ClassVar[tuple[str, ...]] = ("system", "pair_id")
     system: str
     profile_id: Identifier
     pair_id: Identifier
@@ -284,6 +352,8 @@ class MemoryLinked(DomainEvent):
     """The document links of one memory card (neighbours first, then history reads)."""
 
     TYPE: ClassVar[str] = "MemoryLinked"
+    KEY: ClassVar[tuple[str, ...]] = ("memory_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("memory_id",)
     memory_id: Identifier
     builder: str
     links: list[MemoryLinkSpec]
@@ -304,6 +374,8 @@ class StateSummarized(DomainEvent):
     """The state summary S(H) of a profile's public history (replaces the previous summary)."""
 
     TYPE: ClassVar[str] = "StateSummarized"
+    KEY: ClassVar[tuple[str, ...]] = ("summary_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("profile_id", "system")
     profile_id: Identifier
     summary_id: Identifier
     system: str
@@ -337,10 +409,13 @@ class StoredEvent(BaseModel):
     payload: dict[str, Any]
     prev_hash: str
     hash: str
+    # The payload's schema version when it was written (1 for logs written before versions existed).
+    schema_version: int = Field(default=1, ge=1)
 
     def chained_fields(self) -> dict[str, Any]:
-        """The fields covered by the hash chain (everything but the hashes themselves)."""
-        return {
+        """The fields covered by the hash chain (everything but the hashes themselves). The schema version is
+        covered when it is not 1, so logs written before versions existed verify unchanged."""
+        fields = {
             "event_id": self.event_id,
             "seq": self.seq,
             "type": self.type,
@@ -349,9 +424,16 @@ class StoredEvent(BaseModel):
             "actor": self.actor,
             "payload": self.payload,
         }
+        if self.schema_version != 1:
+            fields["schema_version"] = self.schema_version
+        return fields
 
     def domain_event(self) -> DomainEvent:
-        return parse_event(self.type, self.payload)
+        """The event as the current model reads it (upcast from an older schema version when needed)."""
+        from graph.upcasting import upcast
+
+        event_type, _version, payload = upcast(self.type, self.schema_version, self.payload)
+        return parse_event(event_type, payload)
 
 
 def parse_event(event_type: str, payload: dict[str, Any]) -> DomainEvent:
@@ -369,6 +451,70 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+# --- the LongMemEval reading line (eval qa: reader answers and their per-type verdicts) ----------------
+
+
+class QaRunStarted(DomainEvent):
+    """One `eval qa` run: a feeding mode and reader over a dataset's questions, with what reproduces it
+    (feed, recipe, k, granularity, expansions, reader, models, prompt hashes; never API keys). The run id is
+    a hash of that configuration, so rerunning the same command resumes the same run."""
+
+    TYPE: ClassVar[str] = "QaRunStarted"
+    KEY: ClassVar[tuple[str, ...]] = ("qa_run_id",)
+    qa_run_id: Identifier
+    dataset: str
+    source: str
+    item_ids: list[Identifier]
+    config: dict[str, Any] = Field(default_factory=dict)
+    models: dict[str, Any] = Field(default_factory=dict)
+    prompt_hashes: dict[str, Any] = Field(default_factory=dict)
+
+
+class QaAnswered(DomainEvent):
+    """The reader's answer to one question of a QA run, with what it was fed (units and their sessions, in
+    feed order) and, in `details`, the retrieval figures of those same units (rag feed), the time range
+    used, and timings. `notes` are the reader's Chain-of-Note notes (empty for the direct reader)."""
+
+    TYPE: ClassVar[str] = "QaAnswered"
+    KEY: ClassVar[tuple[str, ...]] = ("answer_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("answer_id",)
+    answer_id: Identifier
+    qa_run_id: Identifier
+    item_id: Identifier
+    answer: str
+    notes: list[str] = Field(default_factory=list)
+    fed_unit_ids: list[Identifier] = Field(default_factory=list)
+    fed_session_ids: list[Identifier] = Field(default_factory=list)
+    model: str
+    prompt_sha256: str
+    tokens_in: int = Field(default=0, ge=0)
+    tokens_out: int = Field(default=0, ge=0)
+    reader_ms: float = Field(default=0.0, ge=0)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class QaAnswerJudged(DomainEvent):
+    """A verdict on a QaAnswered answer under LongMemEval's rule for its question type (`rule`). `rationale`
+    is gold (the judge may quote the reference answer) and is redacted like an accuracy judgment's."""
+
+    TYPE: ClassVar[str] = "QaAnswerJudged"
+    KEY: ClassVar[tuple[str, ...]] = ("judgment_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("answer_id",)
+    judgment_id: Identifier
+    answer_id: Identifier
+    qa_run_id: Identifier
+    item_id: Identifier
+    rule: str
+    correct: bool
+    rationale: str = ""
+    valid: bool = True
+    judge_model: str
+    prompt_name: str
+    prompt_sha256: str
+    tokens_in: int = Field(default=0, ge=0)
+    tokens_out: int = Field(default=0, ge=0)
+
+
 # --- evaluation runs (answering agent, judges) ----------------------------------------------------
 
 
@@ -376,6 +522,7 @@ class RunStarted(DomainEvent):
     """One method run over a dataset's items, with everything needed to reproduce it (never API keys)."""
 
     TYPE: ClassVar[str] = "RunStarted"
+    KEY: ClassVar[tuple[str, ...]] = ("run_id",)
     run_id: Identifier
     method: str
     dataset: str
@@ -394,6 +541,7 @@ class AttemptStarted(DomainEvent):
     """One item under one run; the attempt id is `<run_id>:<item_id>`."""
 
     TYPE: ClassVar[str] = "AttemptStarted"
+    KEY: ClassVar[tuple[str, ...]] = ("attempt_id",)
     attempt_id: Identifier
     run_id: Identifier
     item_id: Identifier
@@ -414,6 +562,7 @@ class ToolCalled(DomainEvent):
     """A tool call of the answering agent, with its arguments, outcome, returned ids and the text it saw."""
 
     TYPE: ClassVar[str] = "ToolCalled"
+    KEY: ClassVar[tuple[str, ...]] = ("tool_call_id",)
     tool_call_id: Identifier
     attempt_id: Identifier
     round: int = Field(ge=1)
@@ -431,6 +580,8 @@ class AnswerGiven(DomainEvent):
     """The final answer of an attempt; turns count every model call, the final answer turn included."""
 
     TYPE: ClassVar[str] = "AnswerGiven"
+    KEY: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("attempt_id",)
     attempt_id: Identifier
     answer: str
     rounds: int = Field(ge=0)
@@ -440,7 +591,8 @@ class AnswerGiven(DomainEvent):
     tokens_out: int = Field(ge=0)
     model: str
     prompt_sha256: str
-    # `cut_by_length` (the final reply hit max_tokens), `looks_like_tool_call` (a tool call left as text).
+    # `cut_by_length` (the final reply hit max_tokens), `looks_like_tool_call` (a tool call left as text),
+    # `not_an_answer` (empty, or a JSON fragment that does not parse).
     flags: list[str] = Field(default_factory=list)
 
 
@@ -448,6 +600,8 @@ class AnswerJudged(DomainEvent):
     """A judge's verdict on an attempt: accuracy, one quality dimension, or the error analysis."""
 
     TYPE: ClassVar[str] = "AnswerJudged"
+    KEY: ClassVar[tuple[str, ...]] = ("judgment_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("attempt_id", "kind")
     judgment_id: Identifier
     attempt_id: Identifier
     kind: str
@@ -465,11 +619,15 @@ class AnswerJudged(DomainEvent):
 
 
 class AttemptFinished(DomainEvent):
-    """An attempt ended: `answered`, or `error` when the endpoint failed after every retry (retried on resume)."""
+    """An attempt was answered (once per attempt). Version 1 also recorded failed tries (`status` `error`);
+    those are read as AttemptFailed (graph/upcasting.py)."""
 
     TYPE: ClassVar[str] = "AttemptFinished"
+    VERSION: ClassVar[int] = 2
+    KEY: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("attempt_id",)
     attempt_id: Identifier
-    status: Literal["answered", "error"]
+    status: Literal["answered"] = "answered"
     rounds: int = Field(default=0, ge=0)
     turns: int = Field(default=0, ge=0)
     tokens_in: int = Field(default=0, ge=0)
@@ -479,12 +637,40 @@ class AttemptFinished(DomainEvent):
     usage: dict[str, Any] = Field(default_factory=dict)
 
 
+class AttemptFailed(DomainEvent):
+    """An attempt's endpoint failed after every retry (the run retries it on resume; a later AttemptFinished
+    says it was answered). One per failed try, so an attempt has at most one AttemptFinished."""
+
+    TYPE: ClassVar[str] = "AttemptFailed"
+    KEY: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    attempt_id: Identifier
+    seconds: float = Field(default=0.0, ge=0)
+    error: str
+    usage: dict[str, Any] = Field(default_factory=dict)
+
+
 class RunFinished(DomainEvent):
-    """A run's pass over its items ended; `incomplete` when some attempts or judgments are still missing."""
+    """Every attempt and judgment of the run is done (once per run). Version 1 also ended passes that left work
+    undone (`status` `incomplete`); those are read as RunLeftIncomplete (graph/upcasting.py)."""
 
     TYPE: ClassVar[str] = "RunFinished"
+    VERSION: ClassVar[int] = 2
+    KEY: ClassVar[tuple[str, ...]] = ("run_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("run_id",)
     run_id: Identifier
-    status: Literal["finished", "incomplete"]
+    status: Literal["finished"] = "finished"
+    counts: dict[str, Any] = Field(default_factory=dict)
+    usage: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunLeftIncomplete(DomainEvent):
+    """A pass over the run's items ended with attempts or judgments still missing (a rerun continues it)."""
+
+    TYPE: ClassVar[str] = "RunLeftIncomplete"
+    KEY: ClassVar[tuple[str, ...]] = ("run_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("run_id",)
+    run_id: Identifier
     counts: dict[str, Any] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
 
@@ -495,6 +681,8 @@ class EndpointFailed(DomainEvent):
     `retryable` is False when the endpoint refused the request (a rerun would be refused again)."""
 
     TYPE: ClassVar[str] = "EndpointFailed"
+    KEY: ClassVar[tuple[str, ...]] = ("failure_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("failure_id",)
     failure_id: Identifier
     run_id: Identifier
     attempt_id: Identifier | None = None
@@ -503,3 +691,71 @@ class EndpointFailed(DomainEvent):
     stage: str
     error: str
     retryable: bool = True
+
+
+# --- memory quality (HaluMem-style judging of what a memory system kept) ---------------------------
+
+
+class MemoryJudged(DomainEvent):
+    """A memory judge's verdict on one target of a memory system's memory for a profile: an expected memory
+    point (`fact_id`: integrity, update) or one extracted memory (`memory_id`: accuracy). `score` is 0/1/2
+    (integrity, accuracy), `category` the update class (correct / hallucination / omission / other),
+    `in_gold` whether an extracted memory belongs to the profile's gold facts. `cited_memory_ids` /
+    `cited_fact_ids` are what the judge said its verdict rests on. `valid` is False when the judge's reply
+    stayed invalid after every retry (the verdict counts in "all" denominators, not in "valid" ones).
+    `reason` is gold-like (it quotes the profile's private facts): redacted without the API token."""
+
+    TYPE: ClassVar[str] = "MemoryJudged"
+    KEY: ClassVar[tuple[str, ...]] = ("judgment_id",)
+    judgment_id: Identifier
+    system: str
+    profile_id: Identifier
+    axis: Literal["integrity", "accuracy", "update"]
+    fact_id: Identifier | None = None
+    memory_id: Identifier | None = None
+    score: int | None = Field(default=None, ge=0, le=2)
+    category: Literal["correct", "hallucination", "omission", "other"] | None = None
+    in_gold: bool | None = None
+    reason: str = ""
+    cited_memory_ids: list[Identifier] = Field(default_factory=list)
+    cited_fact_ids: list[Identifier] = Field(default_factory=list)
+    valid: bool = True
+    judge_model: str
+    prompt_name: str
+    prompt_version: str
+    prompt_sha256: str
+    inputs_sha256: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- adjudication (a person's verdict on an accuracy verdict) -------------------------------------
+
+
+class AnswerAdjudicated(DomainEvent):
+    """A person's pass/fail ruling on an attempt's accuracy verdict `judgment_id` (a pending
+    needs_adjudication, or a verdict they overrule). The latest adjudication of an attempt wins. `reason` is
+    gold (it may quote the reference answer); `adjudicated_at` is given by the caller (ISO 8601, UTC), so the
+    same ruling appended twice is one event."""
+
+    TYPE: ClassVar[str] = "AnswerAdjudicated"
+    KEY: ClassVar[tuple[str, ...]] = ("adjudication_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    adjudication_id: Identifier
+    attempt_id: Identifier
+    judgment_id: Identifier
+    verdict: Literal["pass", "fail"]
+    adjudicator: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+    adjudicated_at: str
+
+    @field_validator("adjudicated_at")
+    @classmethod
+    def _iso_utc(cls, value: str) -> str:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError as exc:
+            raise ValueError(f"adjudicated_at {value!r} is not an ISO 8601 time") from exc
+        offset = parsed.utcoffset()
+        if offset is None or offset.total_seconds() != 0:
+            raise ValueError(f"adjudicated_at {value!r} must be in UTC (end it with +00:00 or Z)")
+        return value

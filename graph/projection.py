@@ -18,8 +18,9 @@ from neo4j.exceptions import ClientError
 
 from graph.cypher_files import load_cypher
 from graph.errors import GraphError, UnknownEventTypeError
-from graph.events import StoredEvent
+from graph.events import EVENT_TYPES, StoredEvent
 from graph.hashing import canonical_json
+from graph.upcasting import needs_upcast, upcast
 
 
 class ProjectionError(GraphError):
@@ -38,34 +39,17 @@ class VectorEncoder(Protocol):
     def encode(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
-# How each projection names the rows it applied (mirrors the RETURN of its Cypher file).
+# How each projection names the rows it applied (mirrors the RETURN of its Cypher file): declared on each event
+# class as KEY / KEY_JOIN (graph/events.py).
+def _key_function(fields: tuple[str, ...], join: str) -> Callable[[dict[str, Any]], str]:
+    if len(fields) == 1:
+        field = fields[0]
+        return lambda p: str(p[field])
+    return lambda p: join.join(str(p[f]) for f in fields)
+
+
 _ROW_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "DocumentIngested": lambda p: p["doc_id"],
-    "DocumentChunked": lambda p: p["doc_id"],
-    "DocumentsLinked": lambda p: f"{p['src_doc_id']}->{p['dst_doc_id']}",
-    "ProfileCreated": lambda p: p["profile_id"],
-    "FactRecorded": lambda p: p["fact_id"],
-    "TopicPlanned": lambda p: p["topic_id"],
-    "SessionStarted": lambda p: p["session_id"],
-    "TurnAppended": lambda p: p["turn_id"],
-    "FactDisclosed": lambda p: f"{p['fact_id']}@{p['turn_id']}",
-    "DocumentExposed": lambda p: f"{p['doc_id']}@{p['turn_id']}",
-    "ItemCreated": lambda p: p["item_id"],
-    "RequirementMapped": lambda p: p["requirement_id"],
-    "ItemVerified": lambda p: p["item_id"],
-    "ItemAugmented": lambda p: p["item_id"],
-    "MemoryWritten": lambda p: p["memory_id"],
-    "MemoryLinked": lambda p: p["memory_id"],
-    "MemoryPairProcessed": lambda p: f"{p['system']}|{p['pair_id']}",
-    "StateSummarized": lambda p: p["summary_id"],
-    "RunStarted": lambda p: p["run_id"],
-    "AttemptStarted": lambda p: p["attempt_id"],
-    "ToolCalled": lambda p: p["tool_call_id"],
-    "AnswerGiven": lambda p: p["attempt_id"],
-    "AnswerJudged": lambda p: p["judgment_id"],
-    "AttemptFinished": lambda p: p["attempt_id"],
-    "RunFinished": lambda p: p["run_id"],
-    "EndpointFailed": lambda p: p["failure_id"],
+    name: _key_function(model.KEY, model.KEY_JOIN) for name, model in EVENT_TYPES.items() if model.KEY
 }
 
 # Dict-valued payload fields are stored as JSON strings (Neo4j properties cannot be maps).
@@ -98,31 +82,38 @@ def texts_to_embed(events: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
     transaction)."""
     texts: list[str] = []
     for event_type, payload in events:
-        if event_type == "DocumentChunked":
+        embeds = _embeds(event_type)
+        if embeds == "chunks":
             texts.extend(chunk["text"] for chunk in payload["chunks"])
-        elif event_type == "MemoryWritten" and payload["op"] != "DELETE":
+        elif embeds == "memory_text" and payload["op"] != "DELETE":
             texts.append(payload["text"])
     return texts
 
 
+def _embeds(event_type: str) -> str | None:
+    model = EVENT_TYPES.get(event_type)
+    return model.EMBEDS if model is not None else None
+
+
 def _add_embeddings(event_type: str, rows: list[dict[str, Any]], encoder: VectorEncoder | None) -> None:
-    if event_type == "DocumentChunked":
+    embeds = _embeds(event_type)
+    if embeds == "chunks":
         chunk_rows = [chunk for row in rows for chunk in row["chunks"]]
         if not chunk_rows:
             return
         if encoder is None:
-            raise ProjectionError("projecting DocumentChunked needs an encoder (none configured)")
+            raise ProjectionError(f"projecting {event_type} needs an encoder (none configured)")
         vectors = encoder.encode([c["text"] for c in chunk_rows])
         for chunk, vector in zip(chunk_rows, vectors, strict=True):
             chunk["embedding"] = vector.astype(np.float32).tolist()
-    elif event_type == "MemoryWritten":
+    elif embeds == "memory_text":
         needing = [row for row in rows if row["op"] != "DELETE"]
         if not needing:
             for row in rows:
                 row["embedding"] = None
             return
         if encoder is None:
-            raise ProjectionError("projecting MemoryWritten needs an encoder (none configured)")
+            raise ProjectionError(f"projecting {event_type} needs an encoder (none configured)")
         vectors = encoder.encode([row["text"] for row in needing])
         for row in rows:
             row["embedding"] = None
@@ -131,15 +122,9 @@ def _add_embeddings(event_type: str, rows: list[dict[str, Any]], encoder: Vector
 
 
 # Events that replace or update what an earlier event of the same key made must not share an UNWIND
-# statement with it (a statement does not see its own earlier rows the way a later statement does).
+# statement with it (a statement does not see its own earlier rows the way a later statement does): CONFLICT.
 _CONFLICT_KEYS: dict[str, Callable[[dict[str, Any]], str]] = {
-    "MemoryWritten": lambda p: p["memory_id"],
-    "MemoryLinked": lambda p: p["memory_id"],
-    "StateSummarized": lambda p: f"{p['profile_id']}|{p['system']}",
-    "AnswerGiven": lambda p: p["attempt_id"],
-    "AnswerJudged": lambda p: f"{p['attempt_id']}|{p['kind']}",
-    "AttemptFinished": lambda p: p["attempt_id"],
-    "RunFinished": lambda p: p["run_id"],
+    name: _key_function(model.CONFLICT, "|") for name, model in EVENT_TYPES.items() if model.CONFLICT
 }
 
 
@@ -149,17 +134,14 @@ _LAYERS: tuple[str, ...] = (
     "DocumentIngested", "DocumentChunked", "DocumentsLinked", "ProfileCreated", "FactRecorded", "TopicPlanned",
     "SessionStarted", "TurnAppended", "FactDisclosed", "DocumentExposed", "ItemCreated", "RequirementMapped",
     "ItemVerified", "ItemAugmented", "MemoryWritten", "MemoryLinked", "MemoryPairProcessed", "StateSummarized",
-    "RunStarted", "AttemptStarted", "ToolCalled", "AnswerGiven", "AnswerJudged", "AttemptFinished", "RunFinished",
-    "EndpointFailed",
+    "RunStarted", "AttemptStarted", "ToolCalled", "AnswerGiven", "AnswerJudged", "AttemptFailed", "AttemptFinished",
+    "RunLeftIncomplete", "RunFinished",
+    "EndpointFailed", "AnswerAdjudicated", "QaRunStarted", "QaAnswered", "QaAnswerJudged", "MemoryJudged",
 )
 _LAYER_INDEX = {name: index for index, name in enumerate(_LAYERS)}
 
-# The payload field naming what an event creates (for the reference-order check).
-_CREATED_ID_FIELDS = {
-    "DocumentIngested": "doc_id", "ProfileCreated": "profile_id", "FactRecorded": "fact_id",
-    "TopicPlanned": "topic_id", "SessionStarted": "session_id", "TurnAppended": "turn_id", "ItemCreated": "item_id",
-    "RequirementMapped": "requirement_id",
-}
+# The payload field naming what an event creates (for the reference-order check): CREATES.
+_CREATED_ID_FIELDS = {name: model.CREATES for name, model in EVENT_TYPES.items() if model.CREATES}
 
 
 def _referenced_ids(payload: Any, own_key: str | None = None) -> list[str]:
@@ -221,7 +203,9 @@ def group_consecutive(events: Sequence[StoredEvent]) -> list[tuple[str, list[Sto
 
 
 def project_events(tx: ManagedTransaction, events: Sequence[StoredEvent], encoder: VectorEncoder | None) -> None:
-    """Apply the projections of `events` (in seq order) inside the caller's transaction."""
+    """Apply the projections of `events` (in seq order) inside the caller's transaction; events written under
+    an older schema version are projected as their current form (graph/upcasting.py)."""
+    events = [_current_form(event) for event in events]
     check_reference_order(events)
     for event_type, group in group_consecutive(events):
         if event_type not in _ROW_KEYS:
@@ -237,6 +221,14 @@ def project_events(tx: ManagedTransaction, events: Sequence[StoredEvent], encode
         missing = expected - applied
         if missing:
             raise ProjectionError(_explain_missing(event_type, group, set(missing)))
+
+
+def _current_form(event: StoredEvent) -> StoredEvent:
+    version = getattr(event, "schema_version", 1)
+    if not needs_upcast(event.type, version):
+        return event
+    event_type, version, payload = upcast(event.type, version, event.payload)
+    return event.model_copy(update={"type": event_type, "payload": payload, "schema_version": version})
 
 
 def _explain_missing(event_type: str, group: Sequence[StoredEvent], missing: set[str]) -> str:

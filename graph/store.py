@@ -144,6 +144,8 @@ class EventStore:
                     "actor": new.actor,
                     "payload": payload,
                 }
+                if new.event.VERSION != 1:  # chained only when not 1 (StoredEvent.chained_fields)
+                    fields["schema_version"] = new.event.VERSION
                 digest = chain_hash(prev, fields)
                 stored.append(StoredEvent.model_construct(**fields, prev_hash=prev, hash=digest))
                 prev = digest
@@ -166,6 +168,7 @@ class EventStore:
                 "payload": canonical_json(e.payload),
                 "prev_hash": e.prev_hash,
                 "hash": e.hash,
+                "schema_version": e.schema_version,
             }
             for e in stored
         ]
@@ -218,8 +221,10 @@ class EventStore:
         """Pages of events carrying only seq, type and payload (all a projection needs), in seq order."""
         for records in self._pages(load_cypher("log/read_page_lean"), after, until, page_size):
             yield [
-                StoredEvent.model_construct(seq=seq, type=kind, payload=orjson.loads(payload))
-                for seq, kind, payload in records
+                StoredEvent.model_construct(
+                    seq=seq, type=kind, payload=orjson.loads(payload), schema_version=int(version)
+                )
+                for seq, kind, payload, version in records
             ]
 
     def _pages(

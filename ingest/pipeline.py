@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from graph.cypher_files import load_cypher
-from graph.events import NewEvent
+from graph.events import IngestCompleted, IngestStarted, NewEvent
+from graph.hashing import text_sha256
 from graph.store import EventStore
 from ingest.adapters import AdapterResult
-from ingest.errors import InputError, Problem
+from ingest.errors import InputError, Problem, problems_from_validation
 
 FORMATS = ("bundle", "kb", "ikat", "locomo", "longmemeval")
 
@@ -85,20 +88,32 @@ def detect_format(path: Path) -> str:
 
 
 def load_input(path: Path, fmt: str | None = None) -> AdapterResult:
-    """Parse and validate an input completely (raises InputError; nothing is written)."""
+    """Parse and validate an input completely (raises InputError; nothing is written). Every format's events
+    also pass `ingest.validation.event_problems` (the input limits), so nothing over a limit reaches Neo4j."""
+    from ingest.validation import event_problems
+
+    try:
+        result = _load_input(path, fmt)
+    except ValidationError as exc:
+        # An adapter built an event its own checks let through: still a located input problem, not a crash.
+        raise InputError(problems_from_validation(str(path), None, exc)) from exc
+    problems = event_problems(result.events, str(path))
+    if problems:
+        raise InputError(problems)
+    return result
+
+
+def _load_input(path: Path, fmt: str | None) -> AdapterResult:
     if not path.exists():
         raise InputError([Problem(str(path), None, "path", "does not exist")])
     fmt = fmt or detect_format(path)
     if fmt == "bundle":
-        from ingest.bundle.check import check_bundle
-        from ingest.bundle.reader import read_bundle
-        from ingest.bundle.to_events import bundle_events
+        from ingest.validation import validate_bundle
 
-        bundle = read_bundle(path)
-        report = check_bundle(bundle)
+        bundle, report, events = validate_bundle(path)
         if not report.ok:
             raise InputError(report.problems)
-        return AdapterResult(bundle.name, bundle_events(bundle), report.counts)
+        return AdapterResult(bundle.name, events, report.counts)
     if fmt == "kb":
         from ingest.adapters.knowledge_base import load_knowledge_base
 
@@ -125,10 +140,11 @@ def load_input(path: Path, fmt: str | None = None) -> AdapterResult:
     )
 
 
-def preflight(store: EventStore, events: list[NewEvent]) -> list[NewEvent]:
+def preflight(store: EventStore, events: list[NewEvent], ids: list[str] | None = None) -> list[NewEvent]:
     """Drop events already in the log; refuse (InputError) new events that would redefine an existing id or
     a keyed relationship (a document link, a turn's exposures or disclosures)."""
-    ids = [e.event.event_id() for e in events]
+    if ids is None:
+        ids = [e.event.event_id() for e in events]
     existing = store.existing_event_ids(ids)
     fresh = [e for e, eid in zip(events, ids, strict=True) if eid not in existing]
     problems = _node_clashes(store, fresh) + _relationship_clashes(store, events, ids, existing)
@@ -222,8 +238,15 @@ def write_events(
 ) -> IngestReport:
     """Append the adapter's events in batches; report timings split into embed and write."""
     report = IngestReport(result.dataset, counts=dict(result.counts), warnings=list(result.warnings))
-    fresh = preflight(store, result.events)
+    ids = [e.event.event_id() for e in result.events]
+    fresh = preflight(store, result.events, ids)
     report.skipped = len(result.events) - len(fresh)
+    # The input's events are bracketed by IngestStarted / IngestCompleted (same id on resume): until the second
+    # is in the log, `graph summary`, `eval`, `run` and the API say this ingest is incomplete.
+    ingest_id = f"ingest-{text_sha256(chr(10).join(ids))[:16]}"
+    opened = IngestStarted(ingest_id=ingest_id, dataset=result.dataset, n_events=len(ids))
+    if fresh:
+        store.append([NewEvent(opened, actor="ingest")])
     total = len(fresh)
     done = 0
     if progress:
@@ -244,6 +267,8 @@ def write_events(
             progress("write", done, total)
         if _THROTTLE_S:
             time.sleep(_THROTTLE_S)
+    if fresh or store.existing_event_ids([opened.event_id()]):
+        store.append([NewEvent(IngestCompleted(ingest_id=ingest_id), actor="ingest")])
     head = store.head()
     report.head_seq, report.head_hash = head.seq, head.hash
     return report

@@ -1,14 +1,21 @@
 """Typed errors of the query room. Each message says what was wrong, where, and what to do.
 
-They subclass ValueError so that the CLI shows them as one clear message (see cli/context.py), and the
-API can map every `QueryError` to a client error.
+They subclass ColabenchError (the CLI shows them as one clear message, see cli/context.py) and, for callers
+written before that root existed, ValueError; the API maps `UnknownIdError` to not-found and every other
+`QueryError` to a client error.
 """
 
 from __future__ import annotations
 
+from graph.errors import ColabenchError
 
-class QueryError(ValueError):
+
+class QueryError(ColabenchError, ValueError):
     """Base class of every expected retrieval failure (bad input or a graph that cannot answer)."""
+
+
+class UnknownIdError(QueryError):
+    """An id the request names is not in the graph."""
 
 
 class EmptyQueryError(QueryError):
@@ -23,7 +30,7 @@ class UnknownRecipeError(QueryError):
     """No named recipe has this name."""
 
 
-class UnknownProfileError(QueryError):
+class UnknownProfileError(UnknownIdError):
     """No Profile node has this id."""
 
 
@@ -31,11 +38,11 @@ class ProfileRequiredError(QueryError):
     """The recipe searches memories, which belong to a profile, but no profile id was given."""
 
 
-class UnknownTurnError(QueryError):
+class UnknownTurnError(UnknownIdError):
     """The history cut-off turn does not exist or belongs to another profile."""
 
 
-class UnknownDocumentError(QueryError):
+class UnknownDocumentError(UnknownIdError):
     """No Document node has this id."""
 
 

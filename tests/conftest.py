@@ -64,14 +64,21 @@ SAMPLE_BUNDLE = REPO / "samples" / "colabench-sample"
 MINI_BUNDLE = REPO / "tests" / "fixtures" / "mini_bundle"
 
 
-def _load_bundle(driver: Driver, encoder, path: Path):  # type: ignore[no-untyped-def]
+def emptied_store(driver: Driver, encoder):  # type: ignore[no-untyped-def]
+    """An EventStore over the emptied database, schema in place (for a module's own `store` fixture)."""
     from graph.store import EventStore
-    from ingest.pipeline import load_input, write_events
 
     with driver.session() as session:
         session.run(load_cypher("admin/delete_everything")).consume()
     store = EventStore(driver, encoder=encoder)
     store.ensure_schema()
+    return store
+
+
+def _load_bundle(driver: Driver, encoder, path: Path):  # type: ignore[no-untyped-def]
+    from ingest.pipeline import load_input, write_events
+
+    store = emptied_store(driver, encoder)
     write_events(store, load_input(path))
     return store
 

@@ -416,8 +416,26 @@ def test_dead_endpoint_leaves_error_attempts_that_a_rerun_answers(
             "MATCH (e:Event {type: 'AttemptFinished'}) WHERE e.payload CONTAINS $r RETURN count(e)",
             r=run_id,
         )
-        == 4
-    )  # an error and an answer for each
+        == 2
+    )  # one AttemptFinished per attempt, after one AttemptFailed each
+    assert (
+        count(
+            mini_store, "MATCH (e:Event {type: 'AttemptFailed'}) WHERE e.payload CONTAINS $r RETURN count(e)", r=run_id
+        )
+        == 2
+    )
+    assert (
+        count(mini_store, "MATCH (e:Event {type: 'RunFinished'}) WHERE e.payload CONTAINS $r RETURN count(e)", r=run_id)
+        == 1
+    )
+    assert (
+        count(
+            mini_store,
+            "MATCH (e:Event {type: 'RunLeftIncomplete'}) WHERE e.payload CONTAINS $r RETURN count(e)",
+            r=run_id,
+        )
+        == 1
+    )
 
 
 def test_state_summary_cites_only_turns_of_the_profile(mini_store: EventStore, retriever: Any, tmp_path: Path) -> None:
@@ -491,7 +509,7 @@ def test_report_holds_metrics_and_an_evidence_trace_per_item(
     html = render_html(data)
     assert f"/browser#node={run_ids[0]}%3Ai-mini-02" in html
     assert html.count("<details><summary><code>") == 4
-    assert "<svg" in html and "needs adj" in html
+    assert "<svg" in html and "pending adj." in html
     markdown = render_markdown(data)
     assert "| Raw turns + Hybrid |" in markdown and "50.00%" in markdown
     json.dumps(data)

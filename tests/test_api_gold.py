@@ -126,6 +126,7 @@ ROOT_ARGUMENTS: dict[str, list[dict[str, Any]]] = {
     "neighborhood": [{"id": ITEM, "depth": 2, "limit": 500}, {"id": JUDGMENT}],
     "node": [{"id": ITEM}, {"id": REQUIREMENT}, {"id": JUDGMENT}, {"id": ATTEMPT}],
     "findNodes": [{"text": PROBE, "limit": 50}, {"text": "gold", "limit": 50}, {"text": "opens first", "limit": 50}],
+    "pendingAdjudications": [{"runs": [RUN], "includeResolved": True}],
 }
 
 

@@ -251,3 +251,12 @@ def test_cached_answers_are_never_shared_across_gold_visibility_or_given_for_bad
         assert "x-cache" not in bad.headers and error_codes(bad.json()) == ["FORBIDDEN_FIELD"]
         mutation = cached.post("/graphql", json={"query": APPEND}, headers={"Authorization": f"Bearer {TOKEN}"})
         assert "x-cache" not in mutation.headers
+
+
+def test_a_token_holders_cached_answer_is_keyed_apart_even_when_the_server_reveals_gold() -> None:
+    from api.response_cache import cache_key
+
+    request = {"query": "{ pendingAdjudications(first: 5) { attemptId } }"}
+    with_token = cache_key(request, gold_visible=True, authenticated=True)
+    revealed_to_anyone = cache_key(request, gold_visible=True, authenticated=False)
+    assert with_token is not None and revealed_to_anyone is not None and with_token != revealed_to_anyone

@@ -211,9 +211,12 @@ def test_kill_during_ingest_then_resume_gives_the_same_graph(store: EventStore) 
     process.wait()
     partial = store.head().seq
     assert 0 < partial < total, "the kill should land mid-ingest"
+    summary = _cli("graph", "summary")
+    assert "incomplete ingest: mini" in " ".join(summary.stderr.split()), summary.stderr
     resumed = _cli("ingest", str(MINI), "--batch-size", "10")
     assert resumed.returncode == 0, resumed.stderr
-    assert store.head().seq == total
+    assert store.head().seq == total + 2  # and IngestStarted / IngestCompleted around them, once each
+    assert count(store.driver, "MATCH (i:Ingest {status: 'complete'}) RETURN count(i)") == 1
     assert verify_chain(store.read(), expected_head=store.head().hash).ok
     interrupted = compute_fingerprint(store.driver)
     with store.driver.session() as session:

@@ -78,16 +78,16 @@ def toy() -> Iterator[ToyJudge]:
 
 
 def test_builtin_judges_have_one_name_everywhere() -> None:
-    assert list(JUDGES) == ["accuracy", "quality", "error_analysis"]
+    assert list(JUDGES) == ["accuracy", "quality", "error_analysis", "abstention", "gotcha"]
     prompts = builtin_prompts()
     for judge in JUDGES.values():
         for kind, prompt in zip(judge.kinds(), judge.prompt_names(), strict=True):
             assert kind == judge.name or kind.startswith(judge.name + ":")
             assert prompt == "judge_" + kind.replace(":", "_") and prompt in prompts
-    assert parse_judges("all") == ("accuracy", "quality", "error_analysis")
+    assert parse_judges("all") == ("accuracy", "quality", "error_analysis", "abstention", "gotcha")
     assert parse_judges("error_analysis,accuracy") == ("accuracy", "error_analysis")  # registry order
     assert parse_judges("none") == ()
-    with pytest.raises(UnknownJudgeError, match="choose from accuracy, quality, error_analysis"):
+    with pytest.raises(UnknownJudgeError, match="choose from accuracy, quality, error_analysis, abstention, gotcha"):
         parse_judges("errors")
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from agents.judging.item_kinds import ItemTraits
 from agents.judging.reference import JudgeMaterial
 from agents.llm.client import LLMClient
 from agents.prompts.template import PromptTemplate
@@ -60,6 +61,14 @@ class Judge:
     def applies(self, accuracy_verdict: str | None) -> bool:
         """Whether it judges an attempt with this accuracy verdict (None: not judged for accuracy)."""
         return True
+
+    def applies_to_item(self, item: ItemTraits) -> bool:
+        """Whether it judges attempts at this item (its question type, labels, metadata); default: every item."""
+        return True
+
+    def recorded_prompt_names(self) -> tuple[str, ...]:
+        """Every prompt it uses, for the run record (default: one per kind; a judge with more adds them)."""
+        return self.prompt_names()
 
     def judge(self, call: JudgeCall, kinds: list[str]) -> list[AnswerJudged]:
         """Judge the attempt for the given kinds (a subset of `kinds()`); LLM endpoint errors propagate."""

@@ -27,7 +27,9 @@ from typing import Any
 from neo4j import Driver
 
 from agents.history import load_public_history, render_history
+from agents.judging.item_kinds import ItemTraits
 from graph.cypher_files import load_cypher
+from graph.errors import UsageError
 
 CONTEXT_LINES = 3
 NO_STATES = "(the assistant was shown no state summary)"
@@ -51,6 +53,8 @@ class JudgeMaterial:
     answer: str
     states: str = NO_STATES
     context: dict[str, Any] | None = field(default=None, compare=False)
+    # question type, labels, metadata: which judges apply (agents/judging/item_kinds.py); never a prompt value
+    traits: ItemTraits = field(default_factory=ItemTraits, compare=False)
 
     def values(self) -> dict[str, str]:
         return {
@@ -74,7 +78,7 @@ def load_item_reference(driver: Driver, database: str, item_id: str) -> dict[str
     with driver.session(database=database) as session:
         record = session.run(load_cypher("agents/judge_reference"), item_id=item_id).single()
     if record is None:
-        raise ValueError(f"item {item_id!r} is not in the graph")
+        raise UsageError(f"item {item_id!r} is not in the graph")
     return dict(record)
 
 
@@ -82,7 +86,7 @@ def load_attempt_trace(driver: Driver, database: str, attempt_id: str) -> dict[s
     with driver.session(database=database) as session:
         record = session.run(load_cypher("agents/attempt_trace"), attempt_id=attempt_id).single()
     if record is None:
-        raise ValueError(f"attempt {attempt_id!r} is not in the graph")
+        raise UsageError(f"attempt {attempt_id!r} is not in the graph")
     return {"attempt": dict(record["attempt"]), "calls": [dict(c) for c in record["calls"]]}
 
 
@@ -149,6 +153,7 @@ class MaterialSource:
             evidence=render_evidence(trace["calls"]),
             answer=str(trace["attempt"].get("answer") or "(no answer)"),
             states=states if states else NO_STATES,
+            traits=ItemTraits.from_row(ref.get("question_type"), ref.get("labels"), ref.get("item_metadata")),
         )
         if self.context_budget is None:
             return material

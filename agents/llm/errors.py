@@ -5,8 +5,10 @@ repeats identically, a flaky endpoint or an invalid reply (never cached) may not
 
 from __future__ import annotations
 
+from graph.errors import ColabenchError
 
-class LLMError(Exception):
+
+class LLMError(ColabenchError):
     """Base class of expected LLM-layer failures (shown without a stack trace by the CLI)."""
 
     retryable: bool = True

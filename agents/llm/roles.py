@@ -60,6 +60,26 @@ class LLMRoles:
                 self._ledgers.append(ledger)
         return self._clients[key]
 
+    def client_for_model(self, role: str, model: str, ledger: UsageLedger | None = None) -> LLMClient:
+        """A client of the role's endpoint and parameters asking `model` instead (a judge panel's other
+        models); it shares the role's cache and concurrency slots."""
+        ledger = ledger or self.ledger
+        key = (f"{role}@{model}", id(ledger))
+        if key not in self._clients:
+            self.settings[role].require()
+            self._clients[key] = LLMClient(
+                self.settings[role].model_copy(update={"model": model}),
+                cache=self.cache,
+                ledger=ledger,
+                cache_mode=self.cache_mode,
+                slots=self._slots[role],
+                cache_namespace=self.cache_namespace,
+                stop=self.stop,
+            )
+            if all(existing is not ledger for existing in self._ledgers):
+                self._ledgers.append(ledger)
+        return self._clients[key]
+
     def total_usage(self) -> dict[str, Any]:
         """Usage summed over every ledger the clients counted into (per role and total)."""
         merged = UsageLedger()

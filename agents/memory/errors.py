@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from graph.errors import ColabenchError
 
-class MemorySystemError(ValueError):
+
+class MemorySystemError(ColabenchError, ValueError):
     """Root of the memory-system errors: each is an expected failure with a message for the user."""
 
 
@@ -17,3 +19,23 @@ class MemoryWriteError(MemorySystemError):
 
 class MemoryBackendError(MemorySystemError):
     """A memory SDK failed or degraded in a way that would change what the baseline means."""
+
+
+_REFUSED_STATUS = frozenset({400, 401, 403, 404, 422})
+
+
+def retryable_cause(exc: BaseException) -> bool:
+    """Whether running again can help, judged from the first error in `exc`'s cause chain that knows: an LLM
+    error's `retryable`, or an HTTP status the endpoint refused with (a memory SDK wraps the client's error)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        flag = getattr(current, "retryable", None)
+        if isinstance(flag, bool):
+            return flag
+        status = getattr(current, "status_code", None)
+        if isinstance(status, int):
+            return status not in _REFUSED_STATUS
+        current = current.__cause__ or current.__context__
+    return True

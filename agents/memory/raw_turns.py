@@ -14,7 +14,7 @@ from query.memory.raw_turns import BUILDER, SYSTEM, build_raw_turn_cards
 class RawTurns(MemorySystem):
     name = SYSTEM
     label = "Raw turns"
-    description = "one card per user turn, verbatim; no LLM"
+    description = "one card per user turn (both speakers' turns where both are people: LoCoMo), verbatim; no LLM"
     needs_llm = False
     search_recipe = "RAW_TURNS"
     memkb_cards = True

@@ -14,6 +14,7 @@ from agents.llm.client import LLMClient
 from agents.prompts.registry import PromptSet
 from agents.prompts.template import render_messages
 from graph.cypher_files import load_cypher
+from graph.errors import UsageError
 from graph.events import NewEvent, StateSpec, StateSummarized
 from graph.hashing import canonical_json, text_sha256
 from graph.store import EventStore
@@ -52,7 +53,7 @@ def summarize_profile(
     summary is already in the log)."""
     turns = load_public_history(store.driver, store.database, profile_id)
     if not turns:
-        raise ValueError(f"profile {profile_id!r} has no turns: nothing to summarise")
+        raise UsageError(f"profile {profile_id!r} has no turns: nothing to summarise")
     template = prompts["state_summary"]
     messages = render_messages(template, history=render_history(turns), max_states=max_states)
     known = {t.turn_id for t in turns}

@@ -27,10 +27,11 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from agents.tools.definitions import TOOL_NAMES
+from graph.errors import ColabenchError
 from query.recipes import Recipe, get_recipe
 
 
-class UnknownMethodError(ValueError):
+class UnknownMethodError(ColabenchError, ValueError):
     """No registered method has this name."""
 
 

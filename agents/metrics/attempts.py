@@ -2,7 +2,9 @@
 
 Definitions (PROTOCOL.md, paper Sec. 5.2 and App. D.1):
 - accuracy = passes / all items of the run (unanswered, unjudged and needs_adjudication items are not passes;
-  their counts are reported beside it);
+  their counts are reported beside it); this raw accuracy ignores human adjudications;
+- accuracy_adjudicated = the same after adjudication: an attempt's latest AnswerAdjudicated ruling replaces its
+  judge verdict; n_pending = needs_adjudication verdicts nobody has ruled on yet (still counted as not passed);
 - Read Recall = mean over items with gold documents of |G ∩ D_read| / |G|, D_read = documents a Read returned
   text from before the final answer;
 - first-search / overall search hit rate = share of items whose first / any successful knowledge search
@@ -24,6 +26,7 @@ from agents.judging.registry import judge_for_kind
 from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.tools.definitions import KNOWLEDGE_TOOLS
 from graph.cypher_files import load_cypher
+from graph.errors import UsageError
 
 
 class RunRecord(BaseModel):
@@ -83,6 +86,17 @@ class AttemptMetrics(BaseModel):
     # verdicts whose inputs a judge context budget shortened, and the characters it left out of them
     judge_inputs_shortened: int = 0
     judge_chars_left_out: int = 0
+    # the latest human ruling on the attempt (agents/adjudication), None when nobody has ruled
+    adjudicated_verdict: str | None = None
+
+    @property
+    def final_verdict(self) -> str | None:
+        """The verdict after adjudication: the latest ruling when there is one, else the judge's verdict."""
+        return self.adjudicated_verdict or self.verdict
+
+    @property
+    def pending(self) -> bool:
+        return self.verdict == "needs_adjudication" and self.adjudicated_verdict is None
 
     @property
     def answered(self) -> bool:
@@ -127,7 +141,7 @@ def load_run_record(driver: Driver, database: str, run_id: str) -> RunRecord:
     with driver.session(database=database) as session:
         record = session.run(load_cypher("agents/run_record"), run_id=run_id).single()
     if record is None:
-        raise ValueError(f"no run {run_id!r} in the graph; `./colabench report --list` shows the runs")
+        raise UsageError(f"no run {run_id!r} in the graph; `./colabench report --list` shows the runs")
     run = dict(record["run"])
     method = str(run["method"])
     return RunRecord(
@@ -172,6 +186,9 @@ def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[
         records = list(
             session.run(load_cypher("agents/metric_rows"), run_id=run.run_id, knowledge_tools=list(KNOWLEDGE_TOOLS))
         )
+        # the latest human ruling per attempt (see agents/adjudication)
+        adjudicated = session.run(load_cypher("adjudication/run_adjudications"), run_id=run.run_id)
+        rulings = {r["item_id"]: r["verdict"] for r in adjudicated}
     judge_model, judge_shas = run.judge_filter()
     rows: list[AttemptMetrics] = []
     for r in records:
@@ -193,6 +210,7 @@ def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[
                     getattr(row, name).update(value)
                 else:
                     setattr(row, name, value)
+        row.adjudicated_verdict = rulings.get(row.item_id)
         rows.append(row)
     return rows
 
@@ -224,6 +242,9 @@ class RunMetrics(BaseModel):
     n_error_analyses: int
     n_judge_inputs_shortened: int = 0
     judge_chars_left_out: int = 0
+    accuracy_adjudicated: float | None = None
+    n_pending: int = 0
+    n_adjudicated: int = 0
 
 
 def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
@@ -270,4 +291,7 @@ def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
         n_error_analyses=sum(sum(v.values()) for v in errors.values()),
         n_judge_inputs_shortened=sum(r.judge_inputs_shortened for r in rows),
         judge_chars_left_out=sum(r.judge_chars_left_out for r in rows),
+        accuracy_adjudicated=(sum(1 for r in rows if r.final_verdict == "pass") / n) if judged and n else None,
+        n_pending=sum(1 for r in rows if r.pending),
+        n_adjudicated=sum(1 for r in rows if r.adjudicated_verdict is not None),
     )

@@ -245,14 +245,39 @@ def common_weight_gains(
     return g_s, g_m
 
 
-def interval_text(gain: dict[str, Any], scale: float = 100.0, unit: str = " pp") -> str:
-    """`+6.30 pp [3.19, 9.09]` (or n/a)."""
+# Below this many clusters (profiles) a cluster-bootstrap interval is not informative: the report keeps the
+# point estimate and says so instead of printing or drawing the interval.
+MIN_INFORMATIVE_CLUSTERS = 5
+
+
+def interval_informative(gain: dict[str, Any]) -> bool:
+    """Whether the interval rests on at least MIN_INFORMATIVE_CLUSTERS clusters."""
+    return int(gain.get("n_clusters") or 0) >= MIN_INFORMATIVE_CLUSTERS
+
+
+def interval_text(gain: dict[str, Any], scale: float = 100.0, unit: str = " pp", strata: int | None = None) -> str:
+    """`+6.30 pp [3.19, 9.09] (10 clusters)`, with `, S strata kept` for a stratified gain; below 5 clusters
+    `+6.30 pp; interval not informative (3 clusters)`; n/a without items."""
     if not gain or gain.get("n_items", 0) == 0 or gain.get("estimate") is None:
         return "n/a"
     est, low, high = (float(gain[k]) * scale for k in ("estimate", "low", "high"))
+    clusters = int(gain.get("n_clusters") or 0)
+    kept = f", {strata} strata kept" if strata is not None else ""
+    if not interval_informative(gain):
+        return f"{est:+.2f}{unit}; interval not informative ({clusters} clusters{kept})"
     if np.isnan(low):
-        return f"{est:+.2f}{unit}"
-    return f"{est:+.2f}{unit} [{low:.2f}, {high:.2f}]"
+        return f"{est:+.2f}{unit} (no interval; {clusters} clusters{kept})"
+    return f"{est:+.2f}{unit} [{low:.2f}, {high:.2f}] ({clusters} clusters{kept})"
 
 
-__all__ = ["Comparison", "GainRow", "Interval", "compare", "interval_text", "pair_rows", "stratified_fact_gains"]
+__all__ = [
+    "MIN_INFORMATIVE_CLUSTERS",
+    "Comparison",
+    "GainRow",
+    "Interval",
+    "compare",
+    "interval_informative",
+    "interval_text",
+    "pair_rows",
+    "stratified_fact_gains",
+]

@@ -1,6 +1,7 @@
 """All built-in prompt templates by name, and `PromptSet`: the templates a run uses, with user files swapped
 in. Overrides come from `[prompts.<name>]` tables of colabench.toml (`path`, optional `sha256`) or from
-`--prompt NAME=PATH[@SHA256]` on the command line."""
+`--prompt NAME=PATH[@SHA256]` on the command line; a SHA-256 (or key) of a known published prompt
+(agents/prompts/pins.py) makes the file a verified verbatim prompt."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 
 from agents.prompts.answering import ANSWER, ANSWER_ATTRIBUTION_BLOCK, ANSWER_FINAL, ANSWER_STATE_BLOCK
 from agents.prompts.output import JSON_OBJECT_INSTRUCTION, STRUCTURED_REPAIR
+from agents.prompts.pins import load_override
 from agents.prompts.state import STATE_SUMMARY
-from agents.prompts.template import PromptError, PromptTemplate, load_prompt_file
+from agents.prompts.template import PromptError, PromptTemplate
 from graph.config_file import read_table
 
 # Used by the LLM client itself for every role; recorded with the run but not replaceable.
@@ -76,5 +78,5 @@ class PromptSet:
             builtin = builtins.get(name)
             if builtin is None:
                 raise PromptError(f"unknown prompt {name!r}; prompts are {', '.join(sorted(builtins))}")
-            overrides[name] = load_prompt_file(builtin, path, digest)
+            overrides[name] = load_override(builtin, path, digest)  # a known pin is checked and labelled verbatim
         return cls(overrides)

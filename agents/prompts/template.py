@@ -11,10 +11,11 @@ import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graph.errors import ColabenchError
 from graph.hashing import text_sha256
 
 
-class PromptError(ValueError):
+class PromptError(ColabenchError, ValueError):
     """A prompt template or an external prompt file is unusable (missing placeholder, hash mismatch)."""
 
 

@@ -5,19 +5,22 @@ Markdown writers all render this one structure."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from neo4j import Driver
 
-from agents.judging.reference import load_attempt_trace, load_item_reference
 from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
 from agents.metrics.comparison import GROUPINGS, compare
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
 from agents.reports.sections import SectionContext, collect_sections
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
+from graph.errors import UsageError
 
 TRACE_RESPONSE_CHARS = 1_500
+# Items or attempts per query when the report reads references and traces in batches.
+REPORT_CHUNK = 250
 
 
 def build_report_data(
@@ -32,7 +35,7 @@ def build_report_data(
     """Everything a report shows for these runs. The first run is compared with each of the others
     (gain = first - other) on the items they share."""
     if not run_ids:
-        raise ValueError("no runs to report on")
+        raise UsageError("no runs to report on")
     records = [load_run_record(driver, database, run_id) for run_id in run_ids]
     rows = {r.run_id: load_attempt_metrics(driver, database, r) for r in records}
     metrics = {r.run_id: summarise_run(r, rows[r.run_id]) for r in records}
@@ -61,7 +64,8 @@ def build_report_data(
         if m.n_needs_adjudication:
             notes.append(
                 f"run {r.run_id}: {m.n_needs_adjudication} verdict(s) need adjudication "
-                f"({m.n_invalid_judge_replies} because the judge's reply stayed invalid); counted as not passed"
+                f"({m.n_invalid_judge_replies} because the judge's reply stayed invalid); counted as not passed; "
+                f"{m.n_pending} still pending (`./colabench adjudicate {r.run_id}`)"
             )
         if m.n_judge_inputs_shortened:
             notes.append(
@@ -182,29 +186,31 @@ def _items(
     rows: dict[str, list[AttemptMetrics]],
     funnels: dict[str, list[Any]],
 ) -> list[dict[str, Any]]:
+    """Every item's reference and each run's attempt trace, read in batches (one query per chunk of items
+    and per chunk of attempts, never one per attempt)."""
     item_ids = list(dict.fromkeys(i for record in records for i in record.item_ids))
     by_run = {run_id: {r.item_id: r for r in rs} for run_id, rs in rows.items()}
     funnel_by = {run_id: {(f.item_id, f.requirement_id): f.model_dump() for f in fs} for run_id, fs in funnels.items()}
+    refs = _item_references(driver, database, item_ids)
+    attempted = [
+        f"{record.run_id}:{item_id}"
+        for record in records
+        for item_id in item_ids
+        if (row := by_run[record.run_id].get(item_id)) is not None and row.attempted
+    ]
+    traces = _attempt_traces(driver, database, attempted)
     items = []
     for item_id in item_ids:
-        ref = load_item_reference(driver, database, item_id)
-        doc_texts = {d["doc_id"]: d["text"] for d in [*ref["support"], *ref["history_docs"]]}
-        requirements = []
-        for req in ref["requirements"]:
-            spans = []
-            for span in req["spans"]:
-                text = doc_texts.get(span["doc_id"])
-                if text is None:
-                    text = _span_text(driver, database, span["doc_id"])
-                lines = text.split("\n")[span["start_line"] - 1 : span["end_line"]] if text else []
-                spans.append({**span, "text": "\n".join(lines)})
-            requirements.append({**req, "spans": spans})
+        ref = refs.get(item_id)
+        if ref is None:
+            raise UsageError(f"item {item_id!r} is not in the graph")
         attempts = {}
         for record in records:
             row = by_run[record.run_id].get(item_id)
             if row is None:
                 continue
-            attempts[record.run_id] = _attempt_entry(driver, database, record, row, funnel_by[record.run_id], ref)
+            trace = traces.get(f"{record.run_id}:{item_id}")
+            attempts[record.run_id] = _attempt_entry(record, row, funnel_by[record.run_id], ref, trace)
         items.append(
             {
                 "item_id": item_id,
@@ -212,28 +218,69 @@ def _items(
                 "question": ref["question"],
                 "asked_at": ref["asked_at"],
                 "reference_answer": ref["reference_answer"],
-                "requirements": requirements,
-                "support_doc_ids": [d["doc_id"] for d in ref["support"]],
-                "history_doc_ids": [d["doc_id"] for d in ref["history_docs"]],
+                "requirements": ref["requirements"],
+                "support_doc_ids": ref["support_doc_ids"],
+                "history_doc_ids": ref["history_doc_ids"],
                 "attempts": attempts,
             }
         )
     return items
 
 
-def _span_text(driver: Driver, database: str, doc_id: str) -> str | None:
+def _chunks(ids: list[str], size: int) -> Iterator[list[str]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _item_references(driver: Driver, database: str, item_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """item id -> its reference for the report: requirements with their spans' text (lines of the document)."""
+    out: dict[str, dict[str, Any]] = {}
     with driver.session(database=database) as session:
-        record = session.run(load_cypher("agents/document_text"), doc_id=doc_id).single()
-    return str(record["text"]) if record and record["text"] is not None else None
+        for chunk in _chunks(item_ids, REPORT_CHUNK):
+            for record in session.run(load_cypher("reports/item_references"), item_ids=chunk):
+                ref = dict(record)
+                ref["requirements"] = [
+                    {
+                        **req,
+                        "spans": [
+                            {
+                                "doc_id": s["doc_id"],
+                                "start_line": s["start_line"],
+                                "end_line": s["end_line"],
+                                "text": "\n".join(s["lines"]),
+                            }
+                            for s in req["spans"]
+                        ],
+                    }
+                    for req in ref["requirements"]
+                ]
+                out[str(ref["item_id"])] = ref
+    return out
+
+
+def _attempt_traces(driver: Driver, database: str, attempt_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """attempt id -> {attempt, calls (responses cut past the report's length), judgments (oldest first)}."""
+    out: dict[str, dict[str, Any]] = {}
+    with driver.session(database=database) as session:
+        for chunk in _chunks(attempt_ids, REPORT_CHUNK):
+            result = session.run(
+                load_cypher("reports/attempt_traces"), attempt_ids=chunk, response_chars=TRACE_RESPONSE_CHARS + 1
+            )
+            for record in result:
+                out[str(record["attempt_id"])] = {
+                    "attempt": dict(record["attempt"]),
+                    "calls": [dict(c) for c in record["calls"]],
+                    "judgments": [dict(j) for j in record["judgments"]],
+                }
+    return out
 
 
 def _attempt_entry(
-    driver: Driver,
-    database: str,
     record: RunRecord,
     row: AttemptMetrics,
     funnel: dict[tuple[str, str], Any],
     ref: dict[str, Any],
+    trace: dict[str, Any] | None,
 ) -> dict[str, Any]:
     attempt_id = f"{record.run_id}:{row.item_id}"
     entry: dict[str, Any] = {
@@ -253,7 +300,8 @@ def _attempt_entry(
     }
     if not row.attempted:
         return entry
-    trace = load_attempt_trace(driver, database, attempt_id)
+    if trace is None:
+        raise UsageError(f"attempt {attempt_id!r} is not in the graph")
     entry["answer"] = trace["attempt"].get("answer")
     entry["finish"] = trace["attempt"].get("finish")
     entry["error"] = trace["attempt"].get("error")
@@ -272,10 +320,6 @@ def _attempt_entry(
         }
         for c in trace["calls"]
     ]
-    with driver.session(database=database) as session:
-        judgments = [
-            dict(r["judgment"]) for r in session.run(load_cypher("agents/attempt_judgments"), attempt_id=attempt_id)
-        ]
     entry["judgments"] = [
         {
             "id": j["id"],
@@ -291,7 +335,7 @@ def _attempt_entry(
             "prompt_sha256": j.get("prompt_sha256"),
             "details": json.loads(j["details"]) if j.get("details") else {},
         }
-        for j in judgments
+        for j in trace["judgments"]
     ]
     return entry
 

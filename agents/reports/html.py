@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from agents.metrics.comparison import interval_text
+from agents.metrics.comparison import interval_informative, interval_text
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
 from agents.reports import svg
@@ -109,7 +109,10 @@ def _summary(data: dict[str, Any]) -> str:
             f"<span class='muted'>{escape(_memory_note(run))}</span></td><td>{escape(run['status'])}</td>"
             f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td><td class='n'>{m['n_errors']}</td>"
             f"<td class='n'><b>{_pct(m['accuracy'])}</b><br><span class='muted'>{m['n_pass']}/{m['n_items']}</span></td>"
-            f"<td class='n'>{m['n_needs_adjudication']}</td>"
+            f"<td class='n'>{_pct(m.get('accuracy_adjudicated'))}<br>"
+            f"<span class='muted'>{m.get('n_adjudicated', 0)} ruled</span></td>"
+            f"<td class='n'>{m.get('n_pending', m['n_needs_adjudication'])}<br>"
+            f"<span class='muted'>of {m['n_needs_adjudication']}</span></td>"
             f"<td class='n'>{_pct(m['read_recall'])}<br><span class='muted'>n={m['n_read_recall_items']}</span></td>"
             f"<td class='n'>{_pct(m['first_search_hit_rate'])}</td><td class='n'>{_pct(m['search_hit_rate'])}</td>"
             f"<td class='n'>{_num(m['avg_turns'])}</td><td class='n'>{_num(m['avg_tokens'], 0)}</td>"
@@ -119,11 +122,13 @@ def _summary(data: dict[str, Any]) -> str:
         )
     return (
         "<h2>Summary</h2><table><tr><th>method / run</th><th>status</th><th>items</th><th>answered</th><th>errors</th>"
-        "<th>accuracy</th><th>needs adj.</th><th>Read Recall</th><th>first-search hit</th><th>search hit</th>"
+        "<th>accuracy (raw)</th><th>adjudicated</th><th>pending adj.</th><th>Read Recall</th><th>first-search hit</th><th>search hit</th>"
         "<th>avg turns (incl. final)</th><th>avg tokens</th><th>LLM calls / cached</th></tr>"
         + "".join(rows)
         + "</table><p class='muted'>Accuracy = passes / all items of the run (unjudged and needs_adjudication count "
-        "as not passed). Read Recall = mean |gold &cap; read| / |gold| over items with gold documents. Hit rates: a "
+        "as not passed; raw: human rulings ignored). Adjudicated = the same after each attempt's latest human "
+        "ruling (<code>./colabench adjudicate</code>); pending = needs_adjudication verdicts not yet ruled on, of "
+        "all needs_adjudication verdicts. Read Recall = mean |gold &cap; read| / |gold| over items with gold documents. Hit rates: a "
         "gold document in the first / any successful knowledge search (kb_search, memkb_search); items without one "
         "count as misses.</p>"
     )
@@ -174,9 +179,12 @@ def _comparisons(data: dict[str, Any]) -> str:
                 f"<td class='n'>{meth}</td><td class='n'>{escape(interval_text(gain, scale, unit))}</td></tr>"
             )
             if scale == 100.0 and gain and gain.get("n_items"):
-                forest_rows.append(
-                    (label, gain["estimate"] * 100, _nan(gain["low"]) * 100, _nan(gain["high"]) * 100, gain["n_items"])
-                )
+                if interval_informative(gain):
+                    low, high = _nan(gain["low"]) * 100, _nan(gain["high"]) * 100
+                else:  # the point estimate only: an interval over so few clusters would mislead
+                    label = f"{label}: interval not informative ({gain.get('n_clusters', 0)} clusters)"
+                    low = high = _nan(None)
+                forest_rows.append((label, gain["estimate"] * 100, low, high, gain["n_items"]))
         table.append("</table>")
         out.append(svg.forest(f"Paired gains: {title}", forest_rows))
         out.extend(table)
@@ -194,9 +202,9 @@ def _comparisons(data: dict[str, Any]) -> str:
                     continue
                 out.append(
                     f"<tr><td>{escape(s['strata'])}</td><td class='n'>{s['n_items']}</td><td class='n'>{s['n_strata']}</td>"
-                    f"<td>{escape(interval_text(s['single_fact_gain']))}</td>"
-                    f"<td>{escape(interval_text(s['multi_fact_gain']))}</td>"
-                    f"<td>{escape(interval_text(s['multi_minus_single']))}</td></tr>"
+                    f"<td>{escape(interval_text(s['single_fact_gain'], strata=s['n_strata']))}</td>"
+                    f"<td>{escape(interval_text(s['multi_fact_gain'], strata=s['n_strata']))}</td>"
+                    f"<td>{escape(interval_text(s['multi_minus_single'], strata=s['n_strata']))}</td></tr>"
                 )
             out.append("</table>")
     return "".join(out)

@@ -39,16 +39,18 @@ def render_markdown(data: dict[str, Any]) -> str:
         "",
         "## Summary",
         "",
-        "| method | memory | run | status | items | errors | accuracy | needs adj. | Read Recall | first-search hit | "
-        "search hit | avg turns | avg tokens |",
-        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| method | memory | run | status | items | errors | accuracy (raw) | adjudicated | pending adj. | "
+        "Read Recall | first-search hit | search hit | avg turns | avg tokens |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for run in data["runs"]:
         m = run["metrics"]
         lines.append(
             f"| {run['label']} | {run.get('memory_system') or '-'} | `{run['run_id']}` | {run['status']} | "
             f"{m['n_items']} | {m['n_errors']} | {_pct(m['accuracy'])} "
-            f"({m['n_pass']}/{m['n_items']}) | {m['n_needs_adjudication']} | {_pct(m['read_recall'])} | "
+            f"({m['n_pass']}/{m['n_items']}) | {_pct(m.get('accuracy_adjudicated'))} | "
+            f"{m.get('n_pending', m['n_needs_adjudication'])} of {m['n_needs_adjudication']} | "
+            f"{_pct(m['read_recall'])} | "
             f"{_pct(m['first_search_hit_rate'])} | {_pct(m['search_hit_rate'])} | {_num(m['avg_turns'])} | "
             f"{_num(m['avg_tokens'], 0)} |"
         )
@@ -80,7 +82,7 @@ def render_markdown(data: dict[str, Any]) -> str:
             if s.get("n_items"):
                 lines.append(
                     f"| stratified ({s['strata']}) | multi - single fact, {s['n_strata']} strata | {s['n_items']} | "
-                    f"{interval_text(s['multi_minus_single'])} |"
+                    f"{interval_text(s['multi_minus_single'], strata=s['n_strata'])} |"
                 )
     if any(run["metrics"]["quality"] for run in data["runs"]):
         lines += [

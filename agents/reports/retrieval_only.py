@@ -4,14 +4,16 @@ run were skipped (state summaries, answers, judging) and why."""
 
 from __future__ import annotations
 
-import json
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from agents.methods.registry import MethodSpec
-from agents.reports.html import node_link
+from agents.reports.retrieval_details import collect_retrieval_details
+from agents.reports.retrieval_pages import render_retrieval_html, render_retrieval_markdown
+from graph.errors import UsageError
 from graph.store import EventStore
+
+__all__ = ["build_retrieval_report", "render_retrieval_html", "render_retrieval_markdown"]
 
 KS = (1, 3, 5, 10, 20)
 SKIPPED = (
@@ -29,13 +31,13 @@ def dataset_source(dataset: str) -> tuple[str, Path]:
 
     path = REPO_ROOT / "samples" / "colabench-sample" if dataset == "sample" else Path(dataset)
     if not path.exists():
-        raise ValueError(
+        raise UsageError(
             f"the retrieval line reads the dataset's files: pass --dataset sample or a path, not {dataset!r}"
         )
     fmt = detect_format(path)
     kind = _KINDS.get(fmt)
     if kind is None:
-        raise ValueError(f"{path} is a {fmt} input, which has no items to evaluate")
+        raise UsageError(f"{path} is a {fmt} input, which has no items to evaluate")
     return kind, path
 
 
@@ -83,6 +85,8 @@ def build_retrieval_report(
             report = run_retrieval_eval(store, retriever, kind, path, recipes, KS, limit=items)
     finally:
         retriever.close()
+    with console.status("retrieval line: reading items and titles for the report ..."):
+        details = collect_retrieval_details(store.driver, store.database, report)
     return {
         "kind": "retrieval",
         "title": f"RETRIEVAL-ONLY report: {', '.join(s.name for s in specs)} on {report.dataset} (no LLM configured)",
@@ -91,92 +95,6 @@ def build_retrieval_report(
         "methods": [{"name": s.name, "label": s.label, "recipes": method_recipes([s])} for s in specs],
         "notes": notes + list(report.notes),
         "evaluation": report.model_dump(mode="json"),
+        "items": details["items"],
+        "titles": details["titles"],
     }
-
-
-def _summary_tables(evaluation: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """(title, header, rows) per (line, level): one row per recipe and metric family, one column per k."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for s in evaluation["summaries"]:
-        groups.setdefault((s["line"], s["level"]), []).append(s)
-    tables = []
-    for (line, level), summaries in groups.items():
-        names = list(dict.fromkeys(n for s in summaries for n in s["micro"]))
-        families = list(dict.fromkeys(n.partition("@")[0] for n in names if "@" in n))
-        cuts = sorted({int(n.partition("@")[2]) for n in names if n.partition("@")[2].isdigit()})
-        header = ["recipe", "n", "metric", *[f"@{c}" for c in cuts]]
-        rows = []
-        for s in summaries:
-            for family in families:
-                cells = [f"{s['micro'][f'{family}@{c}']:.3f}" if f"{family}@{c}" in s["micro"] else "" for c in cuts]
-                if any(cells):
-                    rows.append([s["recipe"], str(s["n_items"]), family, *cells])
-        tables.append((f"{line} line, {level} level (micro means)", header, rows))
-    return tables
-
-
-def render_retrieval_html(data: dict[str, Any]) -> str:
-    ev = data["evaluation"]
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{escape(data['title'])}</title><style>"
-        "body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px}"
-        "table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 7px}"
-        "th{background:#f5f5f5}.banner{background:#fdecea;border:2px solid #d9534f;padding:12px 16px;font-size:15px}"
-        "pre{white-space:pre-wrap;background:#f8f8f8;padding:6px}.muted{color:#777}</style></head><body>",
-        "<div class='banner'><b>RETRIEVAL-ONLY REPORT.</b> No LLM is configured, so this is not an evaluation of "
-        "answers: there is no accuracy, no judging and no state summary. It measures the retrieval recipes the "
-        "chosen methods use, with each item's question as the query.</div>",
-        f"<h1>{escape(data['title'])}</h1>",
-        "<h2>Skipped</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in data["skipped"]) + "</ul>",
-        "<p>Set <code>COLABENCH_LLM_BASE_URL</code> and <code>COLABENCH_LLM_MODEL</code> (or <code>[llm]</code> in "
-        "colabench.toml) and run the same command again for the full evaluation.</p>",
-        "<h2>Methods and their recipes</h2><ul>"
-        + "".join(
-            f"<li>{escape(m['label'])} ({escape(m['name'])}): {', '.join(m['recipes'])}</li>" for m in data["methods"]
-        )
-        + "</ul>",
-    ]
-    for note in data["notes"]:
-        parts.append(f"<p class='muted'>note: {escape(str(note))}</p>")
-    parts.append(
-        f"<p class='muted'>Dataset {escape(ev['dataset'])} ({escape(ev['kind'])}, {escape(ev['path'])}); corpus: "
-        f"{escape(str(ev['corpus']))}; encoder {escape(ev['encoder_id'])}; recall_any / recall_all / NDCG use "
-        "LongMemEval's definitions; first_search_hit is a gold document among the 5 documents of the first "
-        "search.</p>"
-    )
-    for title, header, rows in _summary_tables(ev):
-        parts.append(
-            f"<h2>{escape(title)}</h2><table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>"
-        )
-        for row in rows:
-            parts.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>")
-        parts.append("</table>")
-    parts.append("<h2>Items</h2>")
-    for row in ev["rows"]:
-        ranked = ", ".join(node_link(r) for r in row["ranked"][:10])
-        gold = ", ".join(node_link(g) for g in row["gold"])
-        metrics = json.dumps({k: round(v, 3) for k, v in row["metrics"].items()})
-        parts.append(
-            f"<details><summary><code>{escape(row['item_id'])}</code> {escape(row['recipe'])} {escape(row['line'])}"
-            f"/{escape(row['level'])}</summary><p>gold: {gold or '-'}</p><p>ranked: {ranked or '-'}</p>"
-            f"<pre>{escape(metrics)}</pre></details>"
-        )
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
-def render_retrieval_markdown(data: dict[str, Any]) -> str:
-    lines = [
-        f"# {data['title']}",
-        "",
-        "> **RETRIEVAL-ONLY:** no LLM is configured; no answers, no judging, no accuracy. Skipped: "
-        + "; ".join(data["skipped"])
-        + ".",
-        "",
-    ]
-    lines.extend(f"- note: {note}" for note in data["notes"])
-    for title, header, rows in _summary_tables(data["evaluation"]):
-        lines += ["", f"## {title}", "", "| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-        lines.extend("| " + " | ".join(row) + " |" for row in rows)
-    return "\n".join(lines) + "\n"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from html import escape
 
+from agents.reports.text_metrics import text_width, wrap_to_width
+
 PALETTE = ("#3b6ea8", "#d9822b", "#4e9a5b", "#b54a4a", "#7a5ca8", "#8c6d46", "#c2577f", "#5b8a8a")
 _FONT = 'font-family="system-ui, sans-serif"'
 
@@ -76,8 +78,13 @@ def grouped_bars(
     return _frame(width, height, title, body)
 
 
+FOREST_LABEL_SIZE = 11
+FOREST_LABEL_MAX_W = 420.0  # wider labels wrap onto more lines of their row
+
+
 def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit: str = "pp") -> str:
-    """One row per gain: point estimate and interval on a shared axis with a zero line; n on the right."""
+    """One row per gain: point estimate and interval on a shared axis with a zero line; n on the right. The
+    label margin is sized to the widest label (long ones wrap), so no label is clipped."""
     usable = [r for r in rows if not math.isnan(r[1])]
     if not usable:
         return _empty(title, "no paired gains")
@@ -85,9 +92,15 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
     lo, hi = min(0.0, *ends), max(0.0, *ends)
     pad = (hi - lo) * 0.08 or 1.0
     lo, hi = lo - pad, hi + pad
-    width, left, right, top, row_h = 640, 220, 80, 34, 24
-    height = top + row_h * len(rows) + 34
-    plot_w = width - left - right
+    labels = [wrap_to_width(r[0], FOREST_LABEL_SIZE, FOREST_LABEL_MAX_W) for r in rows]
+    label_w = max((text_width(line, FOREST_LABEL_SIZE) for lines in labels for line in lines), default=0.0)
+    right_w = max((text_width(f"{r[1]:+.1f} (n={r[4]})", 10) for r in usable), default=0.0)
+    plot_w, top, line_h = 340, 34, 13
+    left = max(220, math.ceil(label_w) + 16)
+    right = max(80, math.ceil(right_w) + 16)
+    width = left + plot_w + right
+    row_hs = [24 + line_h * (len(lines) - 1) for lines in labels]
+    height = top + sum(row_hs) + 34
 
     def sx(v: float) -> float:
         return left + (v - lo) / (hi - lo) * plot_w
@@ -95,9 +108,13 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
     body = [
         f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 30}" stroke="#999" stroke-dasharray="3,3"/>'
     ]
+    row_top = float(top)
     for i, (label, est, low, high, n) in enumerate(rows):
-        y = top + i * row_h + row_h / 2
-        body.append(_text(left - 8, y + 4, label, 11, "end"))
+        y = row_top + row_hs[i] / 2
+        row_top += row_hs[i]
+        first = y - line_h * (len(labels[i]) - 1) / 2
+        for k, line in enumerate(labels[i]):
+            body.append(_text(left - 8, first + k * line_h + 4, line, FOREST_LABEL_SIZE, "end", 'class="label"'))
         if math.isnan(est):
             body.append(_text(left + plot_w / 2, y + 4, "n/a", 10, extra='fill="#777"'))
             continue
@@ -183,3 +200,55 @@ def scatter(title: str, points: list[tuple[str, float, float]], *, x_label: str,
         )
         body.append(_text(sx(x) + 9, sy(y) + 4, label, 10, "start"))
     return _frame(width, height, title, body)
+
+
+def line_chart(
+    title: str,
+    xs: list[int],
+    series: list[tuple[str, list[float | None], bool]],
+    *,
+    x_label: str = "k",
+    y_label: str = "recall",
+) -> str:
+    """One line per (name, values at each x, dashed) on a [0, 1] axis; x positions are evenly spaced and
+    labelled with their value (cut-offs such as k = 1, 3, 5, 10, 20); a missing value is skipped."""
+    if not xs or not any(v is not None for _, values, _ in series for v in values):
+        return _empty(title, "no data")
+    width, height, left, right, top, bottom = 420, 290, 56, 20, 34, 62
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def sx(i: int) -> float:
+        return left + (plot_w * i / (len(xs) - 1) if len(xs) > 1 else plot_w / 2)
+
+    def sy(v: float) -> float:
+        return top + plot_h * (1 - max(0.0, min(1.0, v)))
+
+    body = [f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#888"/>']
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        body.append(f'<line x1="{left}" y1="{sy(tick):.1f}" x2="{left + plot_w}" y2="{sy(tick):.1f}" stroke="#eee"/>')
+        body.append(_text(left - 6, sy(tick) + 4, f"{tick * 100:.0f}%", 10, "end"))
+    for i, x in enumerate(xs):
+        body.append(_text(sx(i), top + plot_h + 14, str(x), 10))
+    body.append(_text(left + plot_w / 2, top + plot_h + 28, x_label, 11))
+    body.append(_text(14, top + plot_h / 2, y_label, 11, extra=f'transform="rotate(-90 14 {top + plot_h / 2})"'))
+    colours: dict[str, str] = {}
+    for name, values, dashed in series:
+        colour = colours.setdefault(name.split(" ")[0], PALETTE[len(colours) % len(PALETTE)])
+        dash = ' stroke-dasharray="5,4"' if dashed else ""
+        points = [(sx(i), sy(v), v, xs[i]) for i, v in enumerate(values) if v is not None]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py, _, _ in points)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
+        for px, py, v, x in points:
+            body.append(
+                f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{colour}">'
+                f"<title>{escape(name)} @{x}: {v:.3f}</title></circle>"
+            )
+    for si, (name, _, dashed) in enumerate(series):  # the legend: two entries a row under the axis
+        lx, ly = left + (si % 2) * 180, top + plot_h + 42 + (si // 2) * 13
+        dash = ' stroke-dasharray="5,4"' if dashed else ""
+        body.append(
+            f'<line x1="{lx}" y1="{ly - 3}" x2="{lx + 18}" y2="{ly - 3}" stroke="{colours[name.split(" ")[0]]}" '
+            f'stroke-width="2"{dash}/>'
+        )
+        body.append(_text(lx + 22, ly, name, 10, "start"))
+    return _frame(width, height + max(0, (len(series) - 1) // 2 - 1) * 13, title, body)

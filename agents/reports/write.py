@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agents.memory_quality.report import render_memory_quality_html, render_memory_quality_markdown
 from agents.reports.html import render_html
 from agents.reports.markdown import render_markdown
 from agents.reports.retrieval_only import render_retrieval_html, render_retrieval_markdown
@@ -20,6 +21,7 @@ from graph.paths import data_dir
 _RENDERERS = {
     "evaluation": (render_html, render_markdown),
     "retrieval": (render_retrieval_html, render_retrieval_markdown),
+    "memory_quality": (render_memory_quality_html, render_memory_quality_markdown),
 }
 
 

@@ -5,16 +5,18 @@ Answers cut by max_tokens or that look like an unparsed tool call are flagged on
 
 from __future__ import annotations
 
-import json
 import copy
+import json
 import re
 import time
-import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.agreement.panel import PanelJudgeFailed, judge_with_panel, panel_complete
 from agents.answerer import AgentTask, AnsweringAgent, RecordedCall, Transcript, render_state
 from agents.judging.base import JudgeCall
+from agents.judging.item_kinds import ItemTraits
 from agents.judging.judges import judgment_id
 from agents.judging.reference import MaterialSource
 from agents.judging.registry import selected
@@ -22,11 +24,13 @@ from agents.llm.client import ChatReply, LLMClient
 from agents.llm.errors import LLMError, LLMInterruptedError
 from agents.llm.roles import LLMRoles
 from agents.prompts.registry import PromptSet
+from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import PlannedRun
 from agents.runs.state import latest_accuracy
 from graph.events import (
     AnswerGiven,
     AnswerJudged,
+    AttemptFailed,
     AttemptFinished,
     AttemptStarted,
     EndpointFailed,
@@ -54,9 +58,10 @@ def attempt_complete(
     judges: tuple[str, ...],
     roles: LLMRoles,
     prompts: PromptSet,
+    panel_models: Sequence[str] = (),
 ) -> bool:
     """Answered, and every wanted judgment of every judge that applies to it exists (e.g. the error analysis
-    only for failed answers)."""
+    only for failed answers), the accuracy verdict of every panel model (`panel_models`) included."""
     if not previous or previous.get("status") != "answered":
         return False
     if not judges:
@@ -64,11 +69,17 @@ def attempt_complete(
     wanted = judge_ids(run.attempt_id(item_id), judges, roles, prompts)
     have = set(previous.get("judgment_ids") or [])
     for judge in selected(judges):
-        if not judge.applies(previous.get("verdict")):
+        if not judge.applies(previous.get("verdict")) or not judge.applies_to_item(item_traits_of(previous)):
             continue
         if any(wanted[kind] not in have for kind in judge.kinds()):
             return False
-    return True
+    return panel_complete(previous, run.attempt_id(item_id), panel_models, prompts)
+
+
+def item_traits_of(previous: dict[str, Any]) -> ItemTraits:
+    """The item traits run_progress returns with an attempt (empty traits for an attempt without them)."""
+    item = previous.get("item") or {}
+    return ItemTraits.from_row(item.get("question_type"), item.get("labels"), item.get("metadata"))
 
 
 @dataclass
@@ -144,14 +155,21 @@ def failure_event(
     attempt_id: str | None = None,
     profile_id: str | None = None,
     role: str | None = None,
+    store: EventStore | None = None,
 ) -> EndpointFailed:
-    """The event recording one endpoint failure with its text (ids unique per occurrence)."""
+    """The event recording one endpoint failure with its text; its id is content-derived (run, role, stage,
+    attempt/profile, try number counted in `store`'s graph; agents/runs/failure_ids.py), so re-appending the
+    same failure of the same try is a no-op."""
+    role = role or exc.role or "unknown"
+    tries = 1 if store is None else next_try_number(
+        store, run_id, role, stage, attempt_id=attempt_id, profile_id=profile_id
+    )
     return EndpointFailed(
-        failure_id=f"{attempt_id or run_id}:fail:{uuid.uuid4().hex[:12]}",
+        failure_id=failure_id(run_id, role, stage, attempt_id=attempt_id, profile_id=profile_id, try_number=tries),
         run_id=run_id,
         attempt_id=attempt_id,
         profile_id=profile_id,
-        role=role or exc.role or "unknown",
+        role=role,
         stage=stage,
         error=str(exc)[:2000],
         retryable=exc.retryable,
@@ -168,16 +186,15 @@ def failed_attempt_events(
     retryable: bool,
     failure: EndpointFailed | None = None,
 ) -> list[NewEvent]:
-    """AttemptStarted + AttemptFinished(error) (+ the EndpointFailed), appended together; the usage field says
+    """AttemptStarted + AttemptFailed (+ the EndpointFailed), appended together; the usage field says
     which role failed and whether a rerun can help (a refusal is only retried with `--retry-failed`)."""
     attempt_id = run.attempt_id(item_id)
     actor = f"method:{run.method.name}"
     events = [
         NewEvent(AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=item_id), actor=actor),
         NewEvent(
-            AttemptFinished(
+            AttemptFailed(
                 attempt_id=attempt_id,
-                status="error",
                 seconds=round(time.perf_counter() - started, 3),
                 error=error[:2000],
                 usage={"failed_role": role, "retryable": retryable},
@@ -201,9 +218,11 @@ def process_attempt(
     roles: LLMRoles,
     prompts: PromptSet,
     materials: MaterialSource,
+    panel: Sequence[LLMClient] = (),
 ) -> AttemptOutcome:
-    """Answer (unless `previous` says answered) and judge one item. An endpoint failure is recorded (an
-    `error` attempt, or an EndpointFailed on the attempt for a judge); a Ctrl-C writes nothing more."""
+    """Answer (unless `previous` says answered) and judge one item (the judge panel too, if any). An endpoint
+    failure is recorded (an `error` attempt, or an EndpointFailed on the attempt for a judge); a Ctrl-C writes
+    nothing more."""
     attempt_id = run.attempt_id(task.item_id)
     outcome = AttemptOutcome()
     measured = outcome.measured
@@ -220,7 +239,9 @@ def process_attempt(
             outcome.interrupted = True
             return outcome
         except LLMError as exc:
-            failure = failure_event(run.run_id, exc, stage="answer", attempt_id=attempt_id, role="answerer")
+            failure = failure_event(
+                run.run_id, exc, stage="answer", attempt_id=attempt_id, role="answerer", store=store
+            )
             store.append(
                 failed_attempt_events(
                     run, task.item_id, error=str(exc), started=started, role="answerer", retryable=exc.retryable,
@@ -265,11 +286,21 @@ def process_attempt(
                 item_id=task.item_id,
                 states=shown_states(run, task),
             )
+            if panel:
+                recorded = None if answered_now is None else (
+                    task.item_id, [trace_call(c) for c in answered_now.calls], answered_now.answer
+                )
+                judge_with_panel(
+                    store, attempt_id, previous, panel, prompts,
+                    lambda: materials.material(attempt_id, recorded=recorded, states=shown_states(run, task)),
+                    primary_model=judge.model,
+                )
         except LLMInterruptedError:
             outcome.interrupted = True
-        except JudgeFailed as failed:
+        except (JudgeFailed, PanelJudgeFailed) as failed:
             failure = failure_event(
-                run.run_id, failed.error, stage=f"judge:{failed.kind}", attempt_id=attempt_id, role="judge"
+                run.run_id, failed.error, stage=f"judge:{failed.kind}", attempt_id=attempt_id, role="judge",
+                store=store,
             )
             store.append([NewEvent(failure, actor=f"judge:{judge.model}")])
             outcome.failures.append(("judge", failure.stage, failed.error.retryable, failure.error))
@@ -402,6 +433,8 @@ def judge_attempt(
                     verdict, rationale = latest_accuracy(store, attempt_id)
                 known = True
             if not missing or not each.applies(verdict if known else None):
+                continue
+            if not each.applies_to_item(material_once().traits):  # e.g. the abstention judge: abstention items
                 continue
             call = JudgeCall(attempt_id, material_once(), judge, prompts, accuracy=(verdict, rationale))
             judged = [with_context(v, call.material) for v in each.judge(call, missing)]

@@ -21,6 +21,7 @@ from agents.methods.registry import MethodSpec
 from agents.prompts.registry import PromptSet
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
+from graph.errors import UsageError
 from graph.hashing import canonical_json, text_sha256
 from graph.store import EventStore
 
@@ -37,6 +38,8 @@ class RunOptions(BaseModel):
     fresh: bool = False
     # continue this batch (e.g. one started with --fresh); its configuration must be the one of this command
     resume_batch: str | None = None
+    # judge panel (agents/agreement/panel.py): every model judges accuracy, the first is the primary judge
+    judge_models: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def prompt_names_for(method: MethodSpec, judges: tuple[str, ...]) -> tuple[str, 
     if method.needs_states:
         names.append("state_summary")
     for judge in selected_judges(judges):
-        names.extend(judge.prompt_names())
+        names.extend(judge.recorded_prompt_names())
     return tuple(names)
 
 
@@ -115,7 +118,7 @@ def plan_batch(
     if not items:
         datasets = known_datasets(store)
         listing = ", ".join(f"{k} ({v} items)" for k, v in datasets.items()) or "none"
-        raise ValueError(
+        raise UsageError(
             f"dataset {options.dataset!r} has no items in the graph; datasets with items: {listing}. "
             "Ingest it first (`./colabench ingest PATH`)."
         )
@@ -123,7 +126,7 @@ def plan_batch(
     if options.item_ids:
         missing = [i for i in options.item_ids if i not in profiles]
         if missing:
-            raise ValueError(f"item(s) {missing} are not items of dataset {options.dataset!r}")
+            raise UsageError(f"item(s) {missing} are not items of dataset {options.dataset!r}")
         selected = list(dict.fromkeys(options.item_ids))
     else:
         selected = [item_id for item_id, _ in items]
@@ -142,6 +145,16 @@ def plan_batch(
         "prompts": {n: r["sha256"] for n, r in prompts.records().items()},
         "encoder": encoder_id,
     }
+    if options.judge_models:
+        if "accuracy" not in options.judges:
+            raise UsageError("--judge-models asks each model for the accuracy verdict: add accuracy to --judges")
+        primary = roles.settings["judge"].model
+        if options.judge_models[0] != primary:
+            raise UsageError(
+                f"the first of --judge-models ({options.judge_models[0]!r}) is the primary judge, but the judge "
+                f"role's model is {primary!r}"
+            )
+        config["judge_models"] = list(options.judge_models)  # only with a panel: other batch ids stay as they were
     batch_id = f"{options.dataset}-{text_sha256(canonical_json(config))[:8]}"
     if options.resume_batch is not None:
         batch_id = _resumable_batch(store, options.resume_batch, batch_id)
@@ -173,9 +186,9 @@ def _resumable_batch(store: EventStore, wanted: str, planned: str) -> str:
     with store.driver.session(database=store.database) as session:
         runs = [r["run_id"] for r in session.run(load_cypher("agents/batch_runs"), batch_id=wanted)]
     if not runs:
-        raise ValueError(f"no batch {wanted!r} in the graph (`./colabench report --list` shows the batches)")
+        raise UsageError(f"no batch {wanted!r} in the graph (`./colabench report --list` shows the batches)")
     if wanted != planned and not (wanted.startswith(planned + "-") and len(wanted) == len(planned) + 7):
-        raise ValueError(
+        raise UsageError(
             f"batch {wanted!r} was started with another configuration than this command's (which plans batch "
             f"{planned!r}): give the same --methods, --dataset, --items/--item, --judges, budget, prompts and LLM "
             "settings as when it was started"

@@ -2,9 +2,11 @@
 concurrency, each answered and judged, everything written as events.
 
 Resumable: an attempt whose AttemptFinished says `answered` is never answered again, and a judgment whose id
-exists is never asked again; attempts that ended in `error` (the endpoint failed after every retry) are answered
-again. All events of one answer (AttemptStarted, tool calls, answer, AttemptFinished) are appended in one
-transaction, so a process killed mid-attempt leaves no trace of it and the attempt simply runs again.
+exists is never asked again; attempts whose last try failed (AttemptFailed: the endpoint failed after every retry)
+are answered again. Each attempt has at most one AttemptFinished and each run at most one RunFinished (a pass that
+leaves work undone ends with RunLeftIncomplete). All events of one answer (AttemptStarted, tool calls, answer,
+AttemptFinished) are appended in one transaction, so a process killed mid-attempt leaves no trace of it and the
+attempt simply runs again.
 One attempt's work is in agents/runs/attempt.py; the graph reads in agents/runs/state.py.
 """
 
@@ -13,7 +15,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -22,20 +23,22 @@ from typing import Any, Literal, Protocol
 from agents.answerer import AgentTask, AnsweringAgent
 from agents.judging.reference import MaterialSource
 from agents.llm.accounting import UsageLedger
+from agents.llm.client import LLMClient
 from agents.llm.errors import LLMError
 from agents.llm.roles import LLMRoles
-from agents.memory.errors import MemorySystemError
+from agents.memory.errors import MemorySystemError, retryable_cause
 from agents.memory.prepare import build_profiles
 from agents.memory.rankers import sdk_rankers
 from agents.memory.registry import get_memory_system
 from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
 from agents.runs.attempt import AttemptOutcome, attempt_complete, failed_attempt_events, process_attempt
+from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.record import library_versions
 from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
 from agents.tools.execution import SearchBackend
-from graph.events import EndpointFailed, NewEvent, RunFinished, RunStarted
+from graph.events import EndpointFailed, NewEvent, RunFinished, RunLeftIncomplete, RunStarted
 from graph.store import EventStore
 
 
@@ -144,7 +147,7 @@ def execute_batch(
 
         def memory_failed(profile_id: str, exc: Exception, stage: str = stage) -> None:
             failed[(profile_id, stage)] = FailedPrerequisite(
-                profile_id, stage, "memory", str(exc)[:2000], bool(getattr(exc, "retryable", True))
+                profile_id, stage, "memory", str(exc)[:2000], retryable_cause(exc)
             )
 
         recoverable = (LLMError, MemorySystemError)
@@ -184,6 +187,9 @@ def execute_batch(
     states = {p: profile_states(store, p) for p in profiles} if summaries else {}
 
     agents: dict[str, AnsweringAgent] = {}
+    # the judge panel's other models (the first of --judge-models is the judge role's own model)
+    panel_models = plan.options.judge_models[1:]
+    panels: dict[str, list[LLMClient]] = {}
     ledgers = {run.run_id: UsageLedger() for run in plan.runs}
     done_before: dict[str, dict[str, dict[str, Any]]] = {}
     head = store.head()
@@ -193,6 +199,7 @@ def execute_batch(
         for role in run.roles:
             roles.client(role, ledgers[run.run_id])  # fail early, naming the missing setting
         agents[run.run_id] = AnsweringAgent(run.method, answerer, retriever, prompts, plan.options.budget)
+        panels[run.run_id] = [roles.client_for_model("judge", m, ledgers[run.run_id]) for m in panel_models]
         progress_state = run_progress(store, run.run_id)
         if not progress_state["exists"]:
             store.append(
@@ -208,6 +215,7 @@ def execute_batch(
                                 "method": run.method.model_dump(mode="json"),
                                 "budget": plan.options.budget.model_dump(),
                                 "judges": list(judges),
+                                **({"judge_models": list(plan.options.judge_models)} if panel_models else {}),
                                 "batch": plan.config,
                                 "state_summaries": summaries if run.method.needs_states else {},
                                 "memory_system": run.method.memory_system,
@@ -215,7 +223,11 @@ def execute_batch(
                                 "notes": notes,
                                 "llm_cache_namespace": roles.cache_namespace,
                             },
-                            models=roles.public_records(list(run.roles)),
+                            models={
+                                **roles.public_records(list(run.roles)),
+                                # the judge panel's other models, one entry each (`judge@<model>`)
+                                **{f"judge@{c.model}": c.settings.public_record() for c in panels[run.run_id]},
+                            },
                             prompt_hashes=prompts.records(run.prompt_names),
                             seeds=run_seeds(roles, run.roles),
                             versions=versions,
@@ -229,7 +241,10 @@ def execute_batch(
         run_failures = [
             NewEvent(
                 EndpointFailed(
-                    failure_id=f"{run.run_id}:{f.stage}:{f.profile_id}:{uuid.uuid4().hex[:12]}",
+                    failure_id=failure_id(  # content-derived: a resumed batch never records the same try twice
+                        run.run_id, f.role, f.stage, profile_id=f.profile_id,
+                        try_number=next_try_number(store, run.run_id, f.role, f.stage, profile_id=f.profile_id),
+                    ),
                     run_id=run.run_id,
                     profile_id=f.profile_id,
                     role=f.role,
@@ -251,7 +266,9 @@ def execute_batch(
         pending[run.run_id] = {
             item_id
             for item_id in plan.item_ids
-            if not attempt_complete(done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts)
+            if not attempt_complete(
+                done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts, panel_models
+            )
             and (retry_failed or not _refused(done_before[run.run_id].get(item_id)))
         }
         refused = sum(1 for i in plan.item_ids if _refused(done_before[run.run_id].get(i)))
@@ -302,6 +319,7 @@ def execute_batch(
             roles,
             prompts,
             materials,
+            panel=panels[run.run_id],
         )
         with timings_lock:
             timings[run.run_id].append(outcome.measured)
@@ -450,19 +468,19 @@ def _finish_run(
     )
     counts["not_an_answer"] = sum(1 for a in attempts.values() if "not_an_answer" in (a.get("flags") or []))
     counts["complete"] = sum(
-        1 for i in plan.item_ids if attempt_complete(attempts.get(i), run, i, judges, roles, prompts)
+        1 for i in plan.item_ids
+        if attempt_complete(attempts.get(i), run, i, judges, roles, prompts, plan.options.judge_models[1:])
     )
     status: Literal["finished", "incomplete"] = "finished" if counts["complete"] == len(plan.item_ids) else "incomplete"
-    if did_work or state["status"] != status:
-        # Usage accumulates over invocations (a resumed run adds what this invocation spent).
+    if (did_work or state["status"] != status) and state["status"] != "finished":
+        # One RunFinished per run: a finished run is never ended again. Usage accumulates over invocations (a
+        # resumed run adds what this invocation spent).
         total = UsageLedger.from_dict(state["usage"])
         total.merge(usage)
-        store.append(
-            [
-                NewEvent(
-                    RunFinished(run_id=run.run_id, status=status, counts=counts, usage=total.as_dict()),
-                    actor="runner",
-                )
-            ]
+        ended: RunFinished | RunLeftIncomplete = (
+            RunFinished(run_id=run.run_id, status="finished", counts=counts, usage=total.as_dict())
+            if status == "finished"
+            else RunLeftIncomplete(run_id=run.run_id, counts=counts, usage=total.as_dict())
         )
+        store.append([NewEvent(ended, actor="runner")])
     return RunSummary(run_id=run.run_id, method=run.method.name, status=status, counts=counts)

@@ -23,6 +23,7 @@ BROWSABLE_LABELS = (
     "Attempt",
     "ToolCall",
     "Judgment",
+    "Adjudication",
 )
 
 
@@ -58,6 +59,8 @@ def caption_of(label: str, props: dict[str, Any]) -> str:
         return f"round {props.get('round')} {props.get('tool')}"
     if label == "Judgment":
         return shorten(f"{props.get('kind')}: {props.get('verdict') or props.get('score')}")
+    if label == "Adjudication":
+        return shorten(f"adjudicated {props.get('verdict')} by {props.get('adjudicator')}")
     if label == "Run":
         return shorten(f"{props.get('method')} run {node_id}")
     for key in ("title", "text", "name"):

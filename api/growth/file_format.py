@@ -6,7 +6,6 @@ line (JSONL) or record index (JSON), and the field.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,9 @@ from pydantic import ValidationError
 
 from api.growth.models import SessionAppend, TurnsAppend
 from ingest.errors import InputError, Problem, problems_from_validation
+from ingest.jsonl import read_text_file
+from ingest.limits import current_limits
+from ingest.strict_json import decode_json
 
 AppendRequest = SessionAppend | TurnsAppend
 
@@ -45,28 +47,32 @@ def read_append_file(path: Path) -> list[LocatedRequest]:
     """All records of the file, validated; InputError (nothing written) listing every problem otherwise."""
     if not path.is_file():
         raise InputError([Problem(str(path), None, "path", "is not a file")])
-    text = path.read_text(encoding="utf-8")
     name = str(path)
+    text, unreadable = read_text_file(path, name)
+    if text is None:
+        raise InputError(unreadable)
+    limits = current_limits()
     problems: list[Problem] = []
     found: list[LocatedRequest] = []
     if path.suffix.lower() == ".jsonl":
-        for number, raw in enumerate(text.splitlines(), start=1):
+        for number, raw in enumerate(text.split("\n"), start=1):
             if not raw.strip():
                 continue
-            try:
-                data = json.loads(raw)
-            except ValueError as exc:
-                problems.append(Problem(name, number, "(json)", f"not valid JSON: {exc}"))
+            if len(raw.encode("utf-8", "surrogatepass")) > limits.max_line_bytes:
+                problems.append(Problem(name, number, "(line)", f"longer than {limits.max_line_bytes:,} bytes"))
+                continue
+            data, errs = decode_json(raw, name, number, limits)
+            if errs:
+                problems.extend(errs)
                 continue
             request, errs = parse_record(data, name, number)
             problems.extend(errs)
             if request is not None:
                 found.append(LocatedRequest(f"{name}:{number}", request))
     else:
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise InputError([Problem(name, getattr(exc, "lineno", None), "(json)", f"not valid JSON: {exc}")]) from exc
+        data, errs = decode_json(text, name, None, limits)
+        if errs:
+            raise InputError(errs)
         records = data if isinstance(data, list) else [data]
         for index, record in enumerate(records):
             prefix = f"[{index}]" if isinstance(data, list) else ""

@@ -1,4 +1,4 @@
-"""The mutation root: incremental profile growth (needs the API token)."""
+"""The mutation root: incremental profile growth and adjudication (need the API token)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from api.errors import BadInputError
 from api.growth.models import SessionAppend, TurnsAppend
+from api.schema.adjudication import AdjudicationResult, adjudicate
 from api.schema.context import Info, context_of
 from api.schema.growth import AppendResult, TurnInput
 
@@ -69,3 +70,21 @@ class Mutation:
     )
     async def append_turns(self, info: Info, session: strawberry.ID, turns: list[TurnInput]) -> AppendResult:
         return await _append(info, TurnsAppend, {"session_id": str(session), "turns": [t.as_record() for t in turns]})
+
+    @strawberry.mutation(
+        description="Record a person's pass/fail ruling on an attempt's accuracy verdict (event AnswerAdjudicated): "
+        "a pending needs_adjudication one, or any counted verdict with `overrule: true`. `judgmentId` defaults to "
+        "the counted verdict, `adjudicatedAt` (ISO 8601 UTC) to now. Needs the API token."
+    )
+    async def adjudicate(
+        self,
+        info: Info,
+        attempt: strawberry.ID,
+        verdict: str,
+        reason: str,
+        adjudicator: str,
+        judgment_id: str | None = None,
+        adjudicated_at: str | None = None,
+        overrule: bool = False,
+    ) -> AdjudicationResult:
+        return await adjudicate(info, attempt, verdict, reason, adjudicator, judgment_id, adjudicated_at, overrule)

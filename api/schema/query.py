@@ -11,6 +11,7 @@ from api.errors import ApiError, BadInputError, NotFoundError
 from api.explore.neighborhood import build_neighborhood, locate_node
 from api.explore.node_search import find_nodes
 from api.prefetch import prefetch_item_requirements, selects
+from api.schema.adjudication import AdjudicationCase, pending_adjudications
 from api.schema.attempt import Attempt
 from api.schema.context import Info, context_of, loaders_of
 from api.schema.document import Document
@@ -41,8 +42,9 @@ async def _node(info: Info, kind: str, node_id: str) -> dict[str, Any] | None:
 
 def _search_error(exc: Exception) -> ApiError:
     """Typed errors of the retrieval layer become client errors with their own (safe) message."""
-    name = type(exc).__name__
-    if name in ("UnknownProfileError", "UnknownDocumentError", "UnknownTurnError"):
+    from query.errors import UnknownIdError
+
+    if isinstance(exc, UnknownIdError):
         return NotFoundError(str(exc))
     return BadInputError(str(exc))
 
@@ -140,6 +142,16 @@ class Query:
     async def attempt(self, info: Info, run: strawberry.ID, item: strawberry.ID) -> Attempt | None:
         node = await _node(info, "attempt", f"{run}:{item}")
         return Attempt.from_node(node) if node else None
+
+    @strawberry.field(
+        description="Accuracy verdicts waiting for a person (needs_adjudication, not yet ruled on) of these runs "
+        "(default: the latest batch), with the item, answer, judge's rationale and evidence trace; "
+        "`includeResolved` adds every counted verdict. Needs `Authorization: Bearer <token>` (the cases carry gold)."
+    )
+    async def pending_adjudications(
+        self, info: Info, runs: list[strawberry.ID] | None = None, include_resolved: bool = False, first: int = 100
+    ) -> list[AdjudicationCase]:
+        return await pending_adjudications(info, runs, include_resolved, first)
 
     @strawberry.field(description="The event log in seq order, paged: events with seq > after, at most `first`.")
     async def events(self, info: Info, after: int = 0, first: int = 50, type: str | None = None) -> EventPage:

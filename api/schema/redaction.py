@@ -6,7 +6,8 @@ Gold is what a passing answer must contain or what grades it:
   reference answers, LoCoMo's `adversarial_answer` (the trap answer kept in item metadata) and the iKAT PTKB
   relevance grades (`ptkb_rel_nist`, `ptkb_rel_org` in item metadata);
 * `GOLD_FIELDS`, gold fields of one kind of record: a Requirement's text r and required judgment/action a
-  (and the length of r), a Judgment's rationale (an accuracy or error-analysis judge quotes the reference).
+  (and the length of r), a Judgment's rationale (an accuracy or error-analysis judge quotes the reference), an
+  Adjudication's reason (a person's why, which may quote the reference like a judge's rationale).
 
 Kinds are known from a node's label, an event's type (`EVENT_KINDS`) or, in report data, from the key of the
 list holding the records (`CONTAINER_KINDS`). Ids and structure (which turns, facts, sessions and document
@@ -24,11 +25,16 @@ GOLD_KEYS = frozenset({"reference_answer", "adversarial_answer", "ptkb_rel_nist"
 GOLD_FIELDS: dict[str, frozenset[str]] = {
     "Requirement": frozenset({"text", "action", "text_chars"}),
     "Judgment": frozenset({"rationale"}),
+    "Adjudication": frozenset({"reason"}),
+    "QaJudgment": frozenset({"rationale"}),  # eval qa verdicts: the judge may quote the reference
+    "MemoryJudgment": frozenset({"reason"}),  # eval memory verdicts: the reason quotes private facts
 }
 
-EVENT_KINDS = {"RequirementMapped": "Requirement", "AnswerJudged": "Judgment"}
+EVENT_KINDS = {"RequirementMapped": "Requirement", "AnswerJudged": "Judgment", "AnswerAdjudicated": "Adjudication",
+               "QaAnswerJudged": "QaJudgment", "MemoryJudged": "MemoryJudgment"}
 
-CONTAINER_KINDS = {"requirements": "Requirement", "judgments": "Judgment"}
+CONTAINER_KINDS = {"requirements": "Requirement", "judgments": "Judgment", "adjudications": "Adjudication",
+                   "qa_judgments": "QaJudgment", "memory_judgments": "MemoryJudgment"}
 
 
 

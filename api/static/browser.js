@@ -8,6 +8,7 @@
     Item: "#1f6feb", Requirement: "#8250df", Profile: "#bf3989", Fact: "#cf222e", Topic: "#d4a72c",
     Session: "#6e7781", Turn: "#1a7f37", Document: "#bc4c00", Chunk: "#e16f24", Memory: "#0969da",
     State: "#4b8b9e", Run: "#24292f", Attempt: "#57606a", ToolCall: "#8c959f", Judgment: "#953800",
+    Adjudication: "#116329",
   };
   const $ = (id) => document.getElementById(id);
   const state = { byId: new Map(), selected: null, searchSeq: 0, detailSeq: 0 };

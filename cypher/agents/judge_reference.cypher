@@ -34,4 +34,5 @@ CALL (i) {
   RETURN [x IN collect({doc_id: d.id, title: d.title, text: d.text}) WHERE x.doc_id IS NOT NULL] AS history_docs
 }
 RETURN i.id AS item_id, i.profile_id AS profile_id, i.question AS question, i.asked_at AS asked_at,
-       i.reference_answer AS reference_answer, requirements, support, history_docs
+       i.reference_answer AS reference_answer, requirements, support, history_docs,
+       i.question_type AS question_type, i.labels AS labels, i.metadata AS item_metadata

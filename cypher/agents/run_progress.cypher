@@ -7,8 +7,13 @@ CALL (r) {
     OPTIONAL MATCH (a)-[:JUDGED_BY]->(j:Judgment)
     RETURN collect(j.id) AS judgment_ids
   }
+  CALL (a) {
+    // the item's traits decide which judges apply to the attempt (agents/judging/item_kinds.py)
+    OPTIONAL MATCH (a)-[:OF_ITEM]->(i:Item)
+    RETURN {question_type: i.question_type, labels: i.labels, metadata: i.metadata} AS item
+  }
   RETURN [x IN collect({item_id: a.item_id, status: a.status, verdict: a.verdict, judgment_ids: judgment_ids,
-                        flags: coalesce(a.flags, []), usage: a.usage})
+                        flags: coalesce(a.flags, []), usage: a.usage, item: item})
           WHERE x.item_id IS NOT NULL] AS attempts
 }
 RETURN r IS NOT NULL AS exists, r.status AS status, r.item_ids AS item_ids, r.usage AS usage, attempts

@@ -15,6 +15,7 @@ CALL () {
   UNION MATCH (n:Attempt) WHERE n.id STARTS WITH $id RETURN n LIMIT $limit
   UNION MATCH (n:ToolCall) WHERE n.id STARTS WITH $id RETURN n LIMIT $limit
   UNION MATCH (n:Judgment) WHERE n.id STARTS WITH $id RETURN n LIMIT $limit
+  UNION MATCH (n:Adjudication) WHERE n.id STARTS WITH $id RETURN n LIMIT $limit
 }
 WITH elementId(n) AS eid, labels(n) AS labels, n.id AS id,
        coalesce(n.title, n.question, n.name, n.text, n.tool, n.verdict, n.method, n.id) AS caption,

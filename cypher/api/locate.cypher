@@ -16,6 +16,7 @@ CALL () {
   UNION MATCH (n:Attempt {id: $id}) RETURN n
   UNION MATCH (n:ToolCall {id: $id}) RETURN n
   UNION MATCH (n:Judgment {id: $id}) RETURN n
+  UNION MATCH (n:Adjudication {id: $id}) RETURN n
 }
 WITH elementId(n) AS eid, labels(n) AS labels,
        n {.*, embedding: null, text: CASE WHEN n.text IS NULL THEN null ELSE left(n.text, $text_chars) END,

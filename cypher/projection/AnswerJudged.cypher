@@ -1,6 +1,7 @@
 // $rows: {seq, judgment_id, attempt_id, kind, verdict, score, rationale, error_category, visibility, valid,
 //         judge_model, prompt_name, prompt_version, prompt_sha256, details_json}
-// The latest accuracy judgment of an attempt is mirrored on the attempt as `verdict`.
+// The latest accuracy judgment of an attempt is mirrored on the attempt as `verdict`; a judge panel's verdict
+// (details.panel = true, agents/agreement/panel.py; details_json is canonical JSON) never is.
 UNWIND $rows AS row
 MATCH (a:Attempt {id: row.attempt_id})
 CREATE (j:Judgment {id: row.judgment_id, seq: row.seq, attempt_id: row.attempt_id, kind: row.kind,
@@ -12,7 +13,7 @@ CREATE (j:Judgment {id: row.judgment_id, seq: row.seq, attempt_id: row.attempt_i
 CREATE (a)-[:JUDGED_BY {seq: row.seq}]->(j)
 WITH a, row
 CALL (a, row) {
-  WITH * WHERE row.kind = 'accuracy'
+  WITH * WHERE row.kind = 'accuracy' AND NOT coalesce(row.details_json, '') CONTAINS '"panel":true'
   SET a.verdict = row.verdict, a.verdict_seq = row.seq
 }
 RETURN collect(row.judgment_id) AS applied

@@ -15,3 +15,6 @@ CREATE CONSTRAINT attempt_id_unique IF NOT EXISTS FOR (n:Attempt) REQUIRE n.id I
 CREATE CONSTRAINT toolcall_id_unique IF NOT EXISTS FOR (n:ToolCall) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT judgment_id_unique IF NOT EXISTS FOR (n:Judgment) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT memory_build_step_id_unique IF NOT EXISTS FOR (n:MemoryBuildStep) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT adjudication_id_unique IF NOT EXISTS FOR (n:Adjudication) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT memory_judgment_id_unique IF NOT EXISTS FOR (n:MemoryJudgment) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT ingest_id_unique IF NOT EXISTS FOR (n:Ingest) REQUIRE n.id IS UNIQUE;

@@ -12,6 +12,7 @@ from graph.embeddings.model_dir import bundled_minilm_dir
 from graph.embeddings.onnx_encoder import OnnxEncoder
 from graph.embeddings.openai_encoder import OpenAIEncoder
 from graph.embeddings.sentence_transformer_encoder import SentenceTransformerEncoder
+from graph.errors import UsageError
 
 ENCODER_ENV = "COLABENCH_ENCODER"
 BASE_URL_ENV = "COLABENCH_EMBEDDINGS_BASE_URL"
@@ -45,20 +46,20 @@ def make_encoder(name: str | None = None) -> Encoder:
     if name.startswith("openai:"):
         model, _, dim_text = name[len("openai:") :].rpartition(":")
         if not model or not dim_text.isdigit() or int(dim_text) < 1:
-            raise ValueError(
+            raise UsageError(
                 f"encoder {name!r} must look like openai:<model>:<dim>, "
                 "e.g. openai:text-embedding-3-small:1536"
             )
         base_url = os.environ.get(BASE_URL_ENV, "").strip()
         if not base_url:
-            raise ValueError(
+            raise UsageError(
                 f"encoder {name!r} needs the endpoint's base URL in ${BASE_URL_ENV} "
                 "(e.g. https://api.openai.com/v1 or http://localhost:8000/v1)"
             )
         return OpenAIEncoder(
             base_url=base_url, model=model, dim=int(dim_text), api_key=os.environ.get(API_KEY_ENV) or None
         )
-    raise ValueError(f"unknown encoder {name!r}; choose one of: {_choices_text()}")
+    raise UsageError(f"unknown encoder {name!r}; choose one of: {_choices_text()}")
 
 
 def load_encoder(name: str | None = None, *, cache: EmbeddingCache | None = None) -> CachedEncoder:

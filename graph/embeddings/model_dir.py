@@ -9,6 +9,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from graph.errors import UsageError
+
 # Weight files a sentence-transformers / transformers directory may hold, in order of preference.
 _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 _MODULE_TRANSFORMER = "sentence_transformers.models.Transformer"
@@ -85,10 +87,10 @@ def read_model_dir(path: Path) -> ModelDir:
     """
     path = Path(path).resolve()
     if not path.is_dir():
-        raise ValueError(f"model directory {path} does not exist")
+        raise UsageError(f"model directory {path} does not exist")
     weights = next((path / name for name in _WEIGHT_FILES if (path / name).is_file()), None)
     if weights is None:
-        raise ValueError(f"model directory {path} holds none of {', '.join(_WEIGHT_FILES)}")
+        raise UsageError(f"model directory {path} holds none of {', '.join(_WEIGHT_FILES)}")
     hf_config = _read_json(path / "config.json") if (path / "config.json").is_file() else {}
     st_config = (
         _read_json(path / "sentence_bert_config.json")
@@ -110,7 +112,7 @@ def read_model_dir(path: Path) -> ModelDir:
         elif module_type == _MODULE_DENSE and config_file.is_file():
             dim = int(_read_json(config_file)["out_features"])
     if dim <= 0:
-        raise ValueError(f"cannot tell the vector size of {path}: no hidden_size, Pooling or Dense config")
+        raise UsageError(f"cannot tell the vector size of {path}: no hidden_size, Pooling or Dense config")
     model_max = int(hf_config.get("max_position_embeddings", 512))
     return ModelDir(
         path=path,

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from graph.embeddings.encoder import Vectors, check_vectors, empty_vectors, l2_normalise
+from graph.errors import UsageError
 
 # The OpenAI API accepts at most 2048 inputs per request; smaller requests keep retries cheap.
 DEFAULT_REQUEST_SIZE = 256
@@ -18,7 +19,7 @@ DEFAULT_REQUEST_SIZE = 256
 def _host_of(base_url: str) -> str:
     parts = urlsplit(base_url)
     if not parts.scheme or not parts.hostname:
-        raise ValueError(f"embeddings base URL {base_url!r} is not an absolute http(s) URL")
+        raise UsageError(f"embeddings base URL {base_url!r} is not an absolute http(s) URL")
     return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
 
 

@@ -55,7 +55,7 @@ from graph.events import (
 from ingest.adapters import AdapterResult
 from ingest.documents import documents_events, line_count
 from ingest.errors import InputError, Problem, problems_from_validation
-from ingest.jsonl import iter_jsonl, load_json
+from ingest.jsonl import iter_jsonl, iter_text_lines, load_json
 
 ACTOR = "ingest:ikat"
 DOC_PREFIX = "ikat-psg"
@@ -326,30 +326,28 @@ def _read_passages(path: Path, problems: list[Problem]) -> dict[str, dict[str, A
 def _read_qrels(path: Path, problems: list[Problem]) -> _Qrels:
     """`<topic>_<turn> 0 <ptkb id> <grade>` per line."""
     qrels: _Qrels = {}
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 4 or "_" not in parts[0]:
-                problems.append(
-                    Problem(
-                        str(path),
-                        number,
-                        "(line)",
-                        f"expected '<topic>_<turn> 0 <ptkb id> <grade>', got {line.strip()!r}",
-                    )
+    # The bounded reader: bad bytes or over-long lines are located problems, not tracebacks.
+    for number, line in iter_text_lines(path, problems):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 4 or "_" not in parts[0]:
+            problems.append(
+                Problem(
+                    str(path),
+                    number,
+                    "(line)",
+                    f"expected '<topic>_<turn> 0 <ptkb id> <grade>', got {line.strip()!r}",
                 )
-                continue
-            topic, _, turn = parts[0].rpartition("_")
-            try:
-                turn_no, grade = int(turn), int(parts[3])
-            except ValueError:
-                problems.append(
-                    Problem(str(path), number, "(line)", f"turn and grade must be integers: {line.strip()!r}")
-                )
-                continue
-            qrels.setdefault(topic, {}).setdefault(turn_no, {})[parts[2]] = grade
+            )
+            continue
+        topic, _, turn = parts[0].rpartition("_")
+        try:
+            turn_no, grade = int(turn), int(parts[3])
+        except ValueError:
+            problems.append(Problem(str(path), number, "(line)", f"turn and grade must be integers: {line.strip()!r}"))
+            continue
+        qrels.setdefault(topic, {}).setdefault(turn_no, {})[parts[2]] = grade
     return qrels
 
 

@@ -7,13 +7,17 @@ Document lines are text.split('\\n'), numbered from 1; line ranges are inclusive
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from graph.json_values import require_json_value
+from ingest.limits import require_document_text, require_identifier, require_text, require_timestamp
 
-Id = str
+# Limits (length, characters) and timestamp syntax shared by `check` and `ingest`; see ingest/limits.py.
+Id = Annotated[str, AfterValidator(require_identifier)]
+Text = Annotated[str, AfterValidator(require_text)]
+Timestamp = Annotated[str, AfterValidator(require_timestamp)]
 
 
 class Record(BaseModel):
@@ -39,8 +43,8 @@ class BundleManifest(Record):
 
 class DocumentRecord(Record):
     doc_id: Id = Field(min_length=1)
-    title: str
-    text: str = Field(min_length=1)
+    title: Text
+    text: Annotated[str, AfterValidator(require_document_text)] = Field(min_length=1)
     url: str | None = None
     source: str | None = None
     collection: str | None = None
@@ -51,7 +55,7 @@ class DocumentRecord(Record):
 class DocLinkRecord(Record):
     src: Id
     dst: Id
-    description: str = ""
+    description: Text = ""
     weight: float = 1.0
 
 
@@ -65,7 +69,7 @@ class ProfileRecord(Record):
 class FactRecord(Record):
     fact_id: Id = Field(min_length=1)
     profile_id: Id
-    text: str = Field(min_length=1)
+    text: Text = Field(min_length=1)
     private: bool = True
     category: str | None = None
 
@@ -73,8 +77,8 @@ class FactRecord(Record):
 class TopicRecord(Record):
     topic_id: Id = Field(min_length=1)
     profile_id: Id
-    title: str
-    intent: str = ""
+    title: Text
+    intent: Text = ""
     fact_ids: list[Id] = Field(default_factory=list)
 
 
@@ -101,9 +105,9 @@ class HistoryToolCall(Record):
 class TurnRecord(Record):
     turn_id: Id = Field(min_length=1)
     role: Literal["user", "assistant"]
-    text: str = Field(min_length=1)
-    speaker: str | None = None
-    at: str | None = None
+    text: Text = Field(min_length=1)
+    speaker: Text | None = None
+    at: Timestamp | None = None
     disclosed_fact_ids: list[Id] = Field(default_factory=list)
     tool_calls: list[HistoryToolCall] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -113,7 +117,7 @@ class SessionRecord(Record):
     session_id: Id = Field(min_length=1)
     profile_id: Id
     topic_id: Id | None = None
-    started_at: str | None = None
+    started_at: Timestamp | None = None
     turns: list[TurnRecord] = Field(min_length=1)
 
 
@@ -121,19 +125,19 @@ class RequirementRecord(Record):
     """e_j = (r_j, U_j, F_j, K_j, a_j)."""
 
     requirement_id: Id | None = Field(default=None, description="defaults to <item_id>-r<ordinal>")
-    text: str = Field(min_length=1, description="r: what a passing answer must do")
+    text: Text = Field(min_length=1, description="r: what a passing answer must do")
     turn_ids: list[Id] = Field(default_factory=list, description="U: verbatim user statements (user turn ids)")
     fact_ids: list[Id] = Field(default_factory=list, description="F: personal conditions")
     spans: list[LineSpan] = Field(default_factory=list, description="K: knowledge rules as document line spans")
-    action: str | None = Field(default=None, description="a: the required judgment or action")
+    action: Text | None = Field(default=None, description="a: the required judgment or action")
 
 
 class ItemRecord(Record):
     item_id: Id = Field(min_length=1)
     profile_id: Id
-    question: str = Field(min_length=1)
-    reference_answer: str | None = None
-    asked_at: str | None = None
+    question: Text = Field(min_length=1)
+    reference_answer: Text | None = None
+    asked_at: Timestamp | None = None
     question_type: str | None = None
     support_doc_ids: list[Id] = Field(default_factory=list)
     history_doc_ids: list[Id] = Field(default_factory=list)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import tarfile
-import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Generic, TypeVar
 
 from pydantic import ValidationError
@@ -23,6 +22,7 @@ from ingest.bundle.models import (
 )
 from ingest.errors import InputError, Problem, problems_from_validation
 from ingest.jsonl import iter_jsonl, load_json
+from ingest.safe_archive import inside, member_display, unpacked_archive
 
 T = TypeVar("T")
 
@@ -57,16 +57,6 @@ def is_bundle(path: Path) -> bool:
     return path.name.endswith((".tar.gz", ".tgz"))
 
 
-def _unpack(path: Path) -> Path:
-    target = Path(tempfile.mkdtemp(prefix="colabench-bundle-"))
-    with tarfile.open(path, "r:gz") as archive:
-        archive.extractall(target, filter="data")
-    candidates = [p.parent for p in target.rglob("bundle.json")]
-    if len(candidates) != 1:
-        raise InputError([Problem(str(path), None, "bundle.json", "the archive must hold exactly one bundle.json")])
-    return candidates[0]
-
-
 def _find(root: Path, stem: str) -> Path | None:
     for name in (f"{stem}.jsonl", f"{stem}.jsonl.gz"):
         if (root / name).is_file():
@@ -75,29 +65,73 @@ def _find(root: Path, stem: str) -> Path | None:
 
 
 def read_bundle(path: Path) -> Bundle:
-    """Parse and validate every record; raise InputError listing every problem (nothing is written)."""
-    root = path if path.is_dir() else _unpack(path)
+    """Parse and validate every record; raise InputError listing every problem (nothing is written). An
+    archive is unpacked (vetted, see `ingest.safe_archive`) into a temporary folder removed before returning."""
+    if path.is_dir():
+        return _read_root(path, lambda file: str(file))
+    with unpacked_archive(path) as target:
+        candidates = [p.parent for p in target.rglob("bundle.json")]
+        if len(candidates) != 1:
+            raise InputError([Problem(str(path), None, "bundle.json", "the archive must hold exactly one bundle.json")])
+        bundle = _read_root(candidates[0], lambda file: member_display(path, file.relative_to(target).as_posix()))
+        bundle.root = path
+        return bundle
+
+
+def _record_file(
+    root: Path, manifest_path: str, kind: str, manifest: BundleManifest, problems: list[Problem]
+) -> Path | None:
+    """The file of a record kind: the manifest's override (a relative path inside the bundle) or the default."""
+    if kind not in manifest.files:
+        file = _find(root, kind)
+    else:
+        named = manifest.files[kind]
+        pure = PurePosixPath(named.replace("\\", "/"))
+        if not named or pure.is_absolute() or ".." in pure.parts or (len(named) > 1 and named[1] == ":"):
+            problems.append(
+                Problem(
+                    manifest_path, None, f"files.{kind}", f"{named[:200]!r} is not a relative path inside the bundle"
+                )
+            )
+            return None
+        file = root / pure
+    if file is not None and file.exists() and not inside(root, file):
+        problems.append(
+            Problem(manifest_path, None, f"files.{kind}", f"{file.name!r} leads outside the bundle (a link); refused")
+        )
+        return None
+    return file
+
+
+def _read_root(root: Path, display: Callable[[Path], str]) -> Bundle:
     problems: list[Problem] = []
     manifest_path = root / "bundle.json"
     if not manifest_path.is_file():
-        raise InputError([Problem(str(root), None, "bundle.json", "missing: a bundle folder needs a manifest")])
+        raise InputError([Problem(display(root), None, "bundle.json", "missing: a bundle folder needs a manifest")])
+    manifest_name = display(manifest_path)
+    if not inside(root, manifest_path):
+        raise InputError([Problem(manifest_name, None, "(file)", "leads outside the bundle (a link); refused")])
+    raw_manifest = load_json(manifest_path, manifest_name)
+    if not isinstance(raw_manifest, dict):
+        raise InputError([Problem(manifest_name, None, "(record)", "expected a JSON object")])
     try:
-        manifest = BundleManifest.model_validate(load_json(manifest_path))
+        manifest = BundleManifest.model_validate(raw_manifest)
     except ValidationError as exc:
-        raise InputError(problems_from_validation(str(manifest_path), None, exc)) from exc
+        raise InputError(problems_from_validation(manifest_name, None, exc)) from exc
     bundle = Bundle(root=root, manifest=manifest)
     for kind, model in RECORD_FILES.items():
-        file = root / manifest.files[kind] if kind in manifest.files else _find(root, kind)
+        file = _record_file(root, manifest_name, kind, manifest, problems)
         if file is None or not file.is_file():
-            if kind in ("profiles", "documents"):
-                problems.append(Problem(str(root), None, kind, f"missing file {kind}.jsonl"))
+            if kind in ("profiles", "documents") and not any(p.field == f"files.{kind}" for p in problems):
+                problems.append(Problem(display(root), None, kind, f"missing file {kind}.jsonl"))
             continue
+        name = display(file)
         target: list[Located[object]] = getattr(bundle, kind)
-        for number, raw in iter_jsonl(file, problems):
+        for number, raw in iter_jsonl(file, problems, name):
             try:
-                target.append(Located(model.model_validate(raw), str(file), number))
+                target.append(Located(model.model_validate(raw), name, number))
             except ValidationError as exc:
-                problems.extend(problems_from_validation(str(file), number, exc))
+                problems.extend(problems_from_validation(name, number, exc))
     if problems:
         raise InputError(problems)
     return bundle

@@ -4,12 +4,15 @@ Gold is read by the evaluator only; methods never see it. Per dataset:
 
 - bundle: knowledge gold = the item's support documents (corpus: the bundle's own documents); memory gold
   = the user turns its requirements quote (STATED_IN) and their sessions.
-- longmemeval: memory gold as LongMemEval's retrieval scripts define it for user-turn keys: the user turns
-  marked has_answer (turn level) and their sessions (session level); abstention items and items whose
-  evidence lies only in assistant turns are skipped, as the official metrics skip them.
-- locomo: memory gold = the evidence turns of the question that are user turns (speaker_a; cards are made
-  from user turns only) at turn level (items with none are skipped there), and the sessions of all evidence
-  turns at session level.
+- longmemeval: memory gold as LongMemEval's retrieval scripts define it: the has_answer turns of the answer
+  sessions; the user ones are the turn-level gold (turn cards are user turns) and their sessions the
+  session gold; every has_answer turn (assistant ones too) makes its round gold at round granularity.
+  Abstention items are skipped, as the official metrics skip them; items whose evidence lies only in
+  assistant turns are skipped at the turn and session levels only (scored at round granularity).
+- locomo: both speakers are people, so every evidence turn of the question is memory evidence (turn cards
+  are made from both speakers' turns); gold sessions = the sessions of the evidence turns. A note counts the
+  questions whose evidence includes a first-speaker turn (the turn-level count when only the first
+  speaker's turns were memory evidence).
 - ikat: knowledge gold = the provenance passages (corpus: the passages of the loaded topic files); memory
   gold = the relevant PTKB statements (NIST/organiser qrels grades when the turn was judged, else the
   topic file's ptkb_provenance), ranked among the cards visible before the asked turn.
@@ -52,13 +55,14 @@ class EvalItem(BaseModel):
     profile_id: str | None = None
     cutoff_turn_id: str | None = None
     gold_docs: list[str] = Field(default_factory=list)
-    gold_turns: list[str] = Field(default_factory=list)
+    gold_turns: list[str] = Field(default_factory=list)  # memory-evidence turns (turn-card gold)
+    evidence_turns: list[str] = Field(default_factory=list)  # every gold turn, of either role (round gold)
+    turn_sessions: dict[str, str] = Field(default_factory=dict)  # gold turn -> its session
     gold_sessions: list[str] = Field(default_factory=list)
     ptkb_grades: dict[str, float] | None = None
     relevance_source: str | None = None
     skip_knowledge: str | None = None
     skip_memory: str | None = None  # every memory level
-    skip_turn_level: str | None = None  # the turn and PTKB levels only
 
 
 class PreparedDataset(BaseModel):
@@ -89,14 +93,26 @@ def prepare_dataset(
     *,
     limit: int | None = None,
     progress: Progress | None = None,
+    variant: str | None = None,
 ) -> PreparedDataset:
     """Ingest `path` as `kind` if needed and collect its evaluation items (at most `limit`, chosen by the
-    hash of their ids so the subset is stable). Raises InputError for an unknown kind or a bad path."""
+    hash of their ids so the subset is stable). `variant` (s, m, oracle) names the LongMemEval variant of a
+    file whose name does not tell it. Raises InputError for an unknown kind, a bad path or a variant given
+    for another dataset."""
     if kind not in DATASETS:
         raise InputError([Problem(str(path), None, "--dataset", f"unknown dataset {kind!r}; one of {DATASETS}")])
     if kind == "medquad":
         return _prepare_medquad(store, path, limit, progress)
-    result = load_input(path, kind)  # the other dataset kinds are ingest formats of the same name
+    if variant is not None and kind != "longmemeval":
+        raise InputError([Problem(str(path), None, "--variant", "only LongMemEval files have a variant")])
+    if kind == "longmemeval":
+        from ingest.adapters.longmemeval import load_longmemeval
+
+        if not path.exists():
+            raise InputError([Problem(str(path), None, "path", "does not exist")])
+        result = load_longmemeval(path, variant)
+    else:
+        result = load_input(path, kind)  # the other dataset kinds are ingest formats of the same name
     report = _ingest(store, result, progress)
     item_ids = [e.event.item_id for e in result.events if isinstance(e.event, ItemCreated)]
     doc_ids = [e.event.doc_id for e in result.events if isinstance(e.event, DocumentIngested)]
@@ -112,6 +128,8 @@ def prepare_dataset(
     notes: list[str] = []
     if kind == "ikat" and not doc_ids:
         notes.append("no passage texts in this iKAT input (only 2023 ships them): no knowledge line")
+    if kind == "locomo":
+        notes.append(_locomo_note(rows, items))
     return PreparedDataset(
         kind=kind,
         path=str(path),
@@ -152,6 +170,10 @@ def _gold_rows(store: EventStore, item_ids: list[str]) -> list[dict[str, Any]]:
 def _item(kind: str, row: dict[str, Any]) -> EvalItem:
     metadata = json.loads(row["metadata"]) if row["metadata"] else {}
     turns = [t for t in row["turns"] if t and t.get("turn_id")]
+    if kind == "longmemeval":
+        # The reference's gold ids are the has_answer turns of answer sessions only.
+        answer = {f"{row['profile_id']}:{s}" for s in metadata.get("answer_session_ids") or []}
+        turns = [t for t in turns if str(t["session_id"]).split("@")[0] in answer]
     user_turns = [t["turn_id"] for t in turns if t["role"] == "user"]
     item = EvalItem(
         item_id=row["item_id"],
@@ -161,6 +183,8 @@ def _item(kind: str, row: dict[str, Any]) -> EvalItem:
         profile_id=row["profile_id"],
         gold_docs=list(row["support_doc_ids"]),
         gold_turns=user_turns,
+        evidence_turns=[t["turn_id"] for t in turns],
+        turn_sessions={t["turn_id"]: t["session_id"] for t in turns},
     )
     if kind == "bundle":
         item.gold_sessions = list(dict.fromkeys(t["session_id"] for t in turns if t["role"] == "user"))
@@ -173,17 +197,16 @@ def _item(kind: str, row: dict[str, Any]) -> EvalItem:
         item.gold_sessions = list(dict.fromkeys(t["session_id"] for t in turns if t["role"] == "user"))
         if "abstention" in row["labels"]:
             item.skip_memory = "abstention question (no evidence; LongMemEval skips it)"
-        elif not user_turns:
-            item.skip_memory = "evidence only in assistant turns (LongMemEval's user-turn metrics skip it)"
+        elif not turns:
+            item.skip_memory = "no has_answer turn in the answer sessions"
     elif kind == "locomo":
         item.skip_knowledge = "no knowledge base"
         item.type = str(metadata.get("category_name") or row["question_type"] or "locomo")
         item.gold_sessions = list(dict.fromkeys(t["session_id"] for t in turns))
+        # Both speakers are people: the second speaker's (assistant-role) turns are memory evidence too.
+        item.gold_turns = [t["turn_id"] for t in turns]
         if not turns:
             item.skip_memory = "no evidence turn"
-        elif not user_turns:
-            # Its sessions still hold first-speaker turns (cards), so only the turn level is skipped.
-            item.skip_turn_level = "evidence only in the second speaker's (assistant-role) turns"
     elif kind == "ikat":
         item.type = row["dataset"]
         item.cutoff_turn_id = metadata.get("asked_after_turn_id")
@@ -205,6 +228,18 @@ def _item(kind: str, row: dict[str, Any]) -> EvalItem:
         if not item.gold_turns:
             item.skip_memory = "no relevant PTKB statement"
     return item
+
+
+def _locomo_note(rows: list[dict[str, Any]], items: list[EvalItem]) -> str:
+    """How many questions are scored now that both speakers are memory evidence, and how many had a
+    first-speaker evidence turn (all that the turn level could score when only those were evidence)."""
+    with_evidence = [i for i in items if i.skip_memory is None]
+    first_speaker = sum(1 for r in rows if any(t and t.get("role") == "user" for t in r["turns"]))
+    return (
+        f"LoCoMo: {len(with_evidence):,} of {len(items):,} questions have evidence turns and are scored at every "
+        f"level (both speakers' turns are memory evidence); {first_speaker:,} of them have a first-speaker "
+        "evidence turn (the turn-level count when only the first speaker was)"
+    )
 
 
 def _prepare_medquad(store: EventStore, path: Path, limit: int | None, progress: Progress | None) -> PreparedDataset:

@@ -6,6 +6,18 @@
 - ndcg@k (iKAT, trec_eval style): graded gains, DCG = sum_i g_i / log2(i + 1).
 - precision@k, recall@k, reciprocal rank (MRR averages it).
 Rankings are lists of ids, best first; a repeated id counts at its first position only.
+
+Session level (LongMemEval defines two; `unit_to_session_metrics` is the second):
+- whole sessions as retrieval units: a session's text is one unit; the metrics above apply to the session
+  ranking as it is (level `session_whole` of the evaluation).
+- its unit->session mapping with an effective k (levels `session_turn2session`, `session_round2session`):
+  units (turns or rounds) are ranked, each mapped to its session key; the cut-off k grows to the smallest
+  k' whose top k' units hold k distinct keys (or the whole ranking); recall_any / recall_all ask whether any
+  / every gold session has a key among the top k' units; NDCG counts unit positions (not deduplicated
+  sessions): a unit is relevant when its key is a gold session, the ideal puts every relevant unit first.
+  As in the reference, the units of a gold session that are not evidence themselves map to a key of their
+  own (not the gold session), so only evidence units make a session hit, and they count as a separate
+  distinct key when k' grows.
 """
 
 from __future__ import annotations
@@ -89,3 +101,53 @@ def ikat_metrics(ranked: Sequence[str], grades: Mapping[str, float], k: int = 3)
         f"recall@{k}": recall_at(ranked, relevant, k),
         "mrr": reciprocal_rank(ranked, relevant),
     }
+
+
+def unit_session_keys(ranked_units: Sequence[str], session_of: Mapping[str, str], gold_units: set[str]) -> list[str]:
+    """The session key of every ranked unit (see the module docstring): its session when the unit is gold
+    or its session holds no gold unit, else `<session>#non-evidence` (the reference's `noans` ids)."""
+    gold_sessions = {session_of[u] for u in gold_units if u in session_of}
+    keys = []
+    for unit in ranked_units:
+        session = session_of.get(unit, unit)
+        if unit in gold_units or session not in gold_sessions:
+            keys.append(session)
+        else:
+            keys.append(f"{session}#non-evidence")
+    return keys
+
+
+def effective_k(keys: Sequence[str], k: int) -> int:
+    """The smallest k' >= k whose first k' keys hold k distinct ones; past the end: len(keys) + 1 (the
+    reference's loop bound), which reads the whole ranking."""
+    cut = k
+    while cut <= len(keys) and len(set(keys[:cut])) < k:
+        cut += 1
+    return cut
+
+
+def unit_to_session_metrics(
+    ranked_units: Sequence[str],
+    session_of: Mapping[str, str],
+    gold_units: set[str],
+    ks: Sequence[int],
+    n_relevant_units: int | None = None,
+) -> dict[str, float]:
+    """LongMemEval's unit->session metrics (recall_any@k, recall_all@k, ndcg@k at the effective k) plus
+    `effective_k@k`. `ranked_units` is the full unit ranking (a unit once); `session_of` maps each unit to its
+    session; `n_relevant_units` is the number of gold units in the corpus (default: the gold units listed)."""
+    units = dedupe(ranked_units)
+    keys = unit_session_keys(units, session_of, gold_units)
+    gold_sessions = {session_of[u] for u in gold_units if u in session_of}
+    relevant = len(gold_units) if n_relevant_units is None else n_relevant_units
+    out: dict[str, float] = {}
+    for k in ks:
+        cut = effective_k(keys, k)
+        top = set(keys[:cut])
+        out[f"recall_any@{k}"] = float(any(s in top for s in gold_sessions))
+        out[f"recall_all@{k}"] = float(bool(gold_sessions) and gold_sessions <= top)
+        rels = [1.0 if key in gold_sessions else 0.0 for key in keys[:cut]]
+        ideal = [1.0] * min(relevant, cut)
+        out[f"ndcg@{k}"] = _lme_dcg(rels) / _lme_dcg(ideal) if ideal else 0.0
+        out[f"effective_k@{k}"] = float(min(cut, len(keys)))
+    return out

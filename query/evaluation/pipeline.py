@@ -1,7 +1,8 @@
 """`colabench eval retrieval` end to end: ingest if needed, build the memory the recipes read for the dataset's
 profiles (raw-turn cards here; other systems through the `memory_builder` the caller passes, since their
 writers live above the query room), link cards to documents when a recipe reads links, evaluate every recipe,
-summarise. A recipe whose memory system has no memories for the dataset is left out, with a note saying so."""
+summarise. A recipe whose memory system has no memories for the dataset is left out, with a note saying so.
+The memory line is scored at one granularity (turn, round or session cards; query.evaluation.granularity)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,16 @@ from pathlib import Path
 
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
+from ingest.errors import InputError, Problem
 from query.evaluation.datasets import Progress, prepare_dataset
+from query.evaluation.granularity import LEVEL_DEFINITIONS, UNIT_SYSTEMS, check_granularity
 from query.evaluation.report import EvalReport, summarise
 from query.evaluation.runner import evaluate_items
+from query.expansion.eval_rows import RetrievalExpansion
 from query.memory.links import build_document_links
 from query.memory.raw_turns import SYSTEM as RAW_TURNS
 from query.memory.raw_turns import build_raw_turn_cards
+from query.memory.raw_units import build_unit_cards
 from query.recipes import Recipe
 from query.retriever import Retriever
 
@@ -43,14 +48,32 @@ def run_retrieval_eval(
     limit: int | None = None,
     progress: Progress | None = None,
     memory_builder: MemoryBuilder | None = None,
+    granularity: str = "turn",
+    variant: str | None = None,
+    expansion: RetrievalExpansion | None = None,
 ) -> EvalReport:
-    """Evaluate `recipes` on dataset `kind` at `path` and return the report (rows and summaries)."""
+    """Evaluate `recipes` on dataset `kind` at `path` and return the report (rows and summaries).
+
+    `granularity` (turn, round, session) chooses the cards the raw-turn recipes' memory line ranks; `variant`
+    (s, m, oracle) names the LongMemEval variant of a file whose name does not say it. Raises InputError for
+    a granularity the dataset cannot be scored at."""
+    granularity = check_granularity(granularity)
+    if kind == "ikat" and granularity != "turn":
+        raise InputError(
+            [Problem(str(path), None, "--granularity", "iKAT's PTKB ranking is scored at turn granularity only")]
+        )
     seconds: dict[str, float] = {}
     started = time.perf_counter()
-    dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress)
+    dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress, variant=variant)
     seconds["prepare"] = time.perf_counter() - started
     notes = list(dataset.notes)
     systems = {r.memory_system for r in recipes if r.needs_profile}
+    unit_system = UNIT_SYSTEMS[granularity]
+    # The memory line of every raw-turn recipe (KEYWORD / SEMANTIC / HYBRID too) reads the granularity's cards.
+    unit_cards = dataset.has_memory and any(r.memory_channels and r.memory_system == RAW_TURNS for r in recipes)
+    if unit_cards and unit_system == RAW_TURNS:
+        systems.add(RAW_TURNS)
+    notes.append(f"memory line at {granularity} granularity (raw-turn recipes rank {unit_system} cards)")
     memory_build: dict[str, int] = {}
     profiles = dataset.profile_ids
     if profiles and RAW_TURNS in systems:
@@ -63,6 +86,12 @@ def run_retrieval_eval(
             )
         )
         seconds["memory_cards"] = time.perf_counter() - t0
+    if profiles and unit_cards and unit_system != RAW_TURNS:
+        t0 = time.perf_counter()
+        phase = _phase(progress, f"memory cards ({granularity})")
+        counts = build_unit_cards(store, unit_system, profiles, progress=phase)
+        memory_build.update({f"{unit_system}.{name}": value for name, value in counts.items()})
+        seconds[f"memory_{unit_system}"] = time.perf_counter() - t0
     if profiles and memory_builder is not None:
         for system in sorted(systems - {RAW_TURNS}):
             t0 = time.perf_counter()
@@ -95,7 +124,14 @@ def run_retrieval_eval(
             memory_build.update({f"{system}.{name}": value for name, value in counts.items()})
         seconds["memory_links"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    rows = evaluate_items(retriever, dataset, recipes, ks, progress=_phase(progress, "evaluating"))
+    rows = evaluate_items(
+        retriever, dataset, recipes, ks, progress=_phase(progress, "evaluating"), granularity=granularity
+    )
+    if expansion is not None and expansion.active:  # key / time-aware expansion rows beside the plain ones
+        rows.extend(expansion.rows(store, retriever, dataset, recipes, ks, _phase(progress, "expanded"), granularity))
+        notes.extend(expansion.notes)
+    levels = sorted({r.level for r in rows if r.line == "memory"})
+    notes.extend(f"memory level {lv}: {LEVEL_DEFINITIONS[lv]}" for lv in levels if lv in LEVEL_DEFINITIONS)
     seconds["evaluate"] = time.perf_counter() - t0
     return EvalReport(
         dataset=dataset.name,

@@ -27,6 +27,11 @@ class ItemRow(BaseModel):
     notes: list[str] = Field(default_factory=list)
     ms: float | None = None
 
+    def hit_ranks(self) -> list[int]:
+        """1-based ranks of the gold ids in `ranked` (empty when none was ranked)."""
+        gold = set(self.gold)
+        return [rank for rank, node_id in enumerate(self.ranked, start=1) if node_id in gold]
+
 
 class GroupSummary(BaseModel):
     """Means of one (group, recipe, line, level) over its scored items; the group is the dataset, except
@@ -44,6 +49,15 @@ class GroupSummary(BaseModel):
     per_type: dict[str, dict[str, float]] = Field(default_factory=dict)
     per_type_n: dict[str, int] = Field(default_factory=dict)
     ms_p50: float | None = None
+
+    def curve(self, family: str, ks: list[int]) -> list[float | None]:
+        """The micro mean of `family@k` for each k (None where the metric was not computed)."""
+        return [self.micro.get(f"{family}@{k}") for k in ks]
+
+    def families(self) -> list[str]:
+        """Metric families measured at several cut-offs (recall_any, recall_all, ndcg ...), in order."""
+        names = [n.partition("@")[0] for n in self.micro if n.partition("@")[2].isdigit()]
+        return [f for f in dict.fromkeys(names) if names.count(f) > 1]
 
 
 class EvalReport(BaseModel):

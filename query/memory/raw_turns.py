@@ -1,4 +1,7 @@
-"""The no-LLM memory builder: one card per user turn, verbatim (round granularity), system "raw_turns".
+"""The no-LLM memory builder: one card per memory-evidence turn, verbatim (turn granularity), system "raw_turns".
+
+Memory-evidence turns are the user's turns; in a conversation between two people (datasets listed in
+PEOPLE_DATASETS: LoCoMo, whose second speaker is stored with role "assistant") both speakers' turns are.
 
 Each card is a MemoryWritten ADD event with id `raw_turns:<turn id>`, the turn's text, and DERIVED_FROM that
 turn; its embedding is made by the projection. Only what a method may see is used: the turn's text, role,
@@ -17,6 +20,8 @@ from query.memory.profiles import require_profiles
 SYSTEM = "raw_turns"
 BUILDER = "raw_turns/v1"
 ACTOR = "memory:raw_turns"
+# Datasets whose conversations are between two people: every speaker's turns are memory evidence.
+PEOPLE_DATASETS = ("locomo",)
 
 
 def raw_card_id(turn_id: str) -> str:
@@ -31,7 +36,7 @@ def build_raw_turn_cards(
     batch_size: int = 2000,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, int]:
-    """Write a card for every user turn that has none yet (all profiles, one, or the listed ones).
+    """Write a card for every memory-evidence turn that has none yet (all profiles, one, or the listed ones).
 
     Idempotent and resumable: turns that already have a card are skipped; each batch is one transaction.
     Returns counts: cards_added, turns_skipped_empty. Raises UnknownProfileError for a named profile that
@@ -44,6 +49,7 @@ def build_raw_turn_cards(
                 profile_id=profile_id,
                 profile_ids=profile_ids,
                 system=SYSTEM,
+                people_datasets=list(PEOPLE_DATASETS),
             )
         )
     events: list[NewEvent] = []
@@ -53,7 +59,11 @@ def build_raw_turn_cards(
         if not text.strip():
             empty += 1
             continue
-        metadata: dict[str, object] = {"builder": BUILDER, "role": "user", "session_id": row["session_id"]}
+        metadata: dict[str, object] = {
+            "builder": BUILDER,
+            "role": row["role"] or "user",
+            "session_id": row["session_id"],
+        }
         if row["at"]:
             metadata["at"] = row["at"]
         if row["speaker"]:

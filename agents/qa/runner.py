@@ -1,0 +1,308 @@
+"""`eval qa` end to end: ingest the LongMemEval file if needed, state the run (QaRunStarted), then for each
+question not done yet feed the reader, record its answer (QaAnswered), judge it under its type's rule and
+record the verdict (QaAnswerJudged). A rerun of the same command has the same run id and skips every
+question already answered and validly judged. Without an LLM, `retrieval_only` computes the rag feed's
+retrieval figures and records nothing."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.judging.lme_qa_judge import judge_qa_answer
+from agents.llm.client import LLMClient
+from agents.prompts.qa_judging import QA_JUDGE_PROMPTS
+from agents.prompts.qa_reading import QA_FACTS
+from agents.qa.errors import QaError
+from agents.qa.facts import llm_fact_extractor
+from agents.qa.feeds import FeedConfig, PreparedQuestion, feed_units, prepare_question
+from agents.qa.history import QaQuestion, load_histories, load_questions
+from agents.qa.reader import READERS, read_answer, reader_prompt
+from agents.qa.summary import AnswerRow, QaRunSummary, answer_rows, summarise_run
+from graph.cypher_files import load_cypher
+from graph.events import NewEvent, QaAnswered, QaRunStarted
+from graph.hashing import canonical_json, text_sha256
+from graph.store import EventStore
+from query.evaluation.datasets import prepare_dataset
+from query.query_vectors import QueryEmbedder
+
+ACTOR = "eval:qa"
+Say = Callable[[str], None]
+
+
+@dataclass
+class QaRunOutcome:
+    qa_run_id: str
+    config: dict[str, Any]
+    summary: QaRunSummary
+    answered_now: int = 0
+    judged_now: int = 0
+    skipped_done: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    per_question_ms: list[float] = field(default_factory=list)
+    llm_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    retrieval_only: bool = False
+    # summed over the questions of this pass: feed (ranking), reader, judge, append (log writes), in ms
+    phase_ms: dict[str, float] = field(default_factory=dict)
+
+
+def qa_run_id(dataset: str, item_ids: list[str], config: dict[str, Any]) -> str:
+    """Stable id of a run: the hash of its dataset, questions and whole configuration."""
+    return "qa:" + text_sha256(canonical_json({"dataset": dataset, "items": item_ids, "config": config}))[:16]
+
+
+def run_qa(
+    store: EventStore,
+    path: Path,
+    feed: FeedConfig,
+    *,
+    reader: str,
+    reader_llm: LLMClient | None,
+    judge_llm: LLMClient | None,
+    fact_llm: LLMClient | None = None,
+    limit: int | None = None,
+    say: Say | None = None,
+    progress_every_s: float = 5.0,
+    flush_every_s: float = 2.0,
+) -> QaRunOutcome:
+    """Run (or resume) the QA run of this configuration; `reader_llm`/`judge_llm` None means retrieval only.
+
+    Answers and verdicts are appended in batches at most `flush_every_s` apart (at once when a question takes
+    longer, as with a real endpoint), and whatever is pending is appended when the run stops for any reason;
+    only a killed process loses the questions of the last interval, which the rerun asks again."""
+    if reader not in READERS:
+        raise QaError(f"--reader must be one of {', '.join(READERS)}, got {reader!r}")
+    retrieval_only = reader_llm is None or judge_llm is None
+    if retrieval_only and feed.feed != "rag":
+        raise QaError("eval qa without an LLM can only show the retrieval figures of --feed rag")
+    emit = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    dataset = prepare_dataset(store, "longmemeval", path, limit=limit)
+    seconds["prepare"] = time.perf_counter() - t0
+    item_ids = [item.item_id for item in dataset.items]
+    if not item_ids:
+        raise QaError(f"{path}: no LongMemEval question found")
+    questions = load_questions(store, item_ids)
+    histories = load_histories(store, [q.profile_id for q in questions])
+    config: dict[str, Any] = {**feed.model_dump(mode="json"), "reader": reader, "label": feed.label() + f" / {reader}"}
+    models = {
+        "reader": reader_llm.model if reader_llm else None,
+        "judge": judge_llm.model if judge_llm else None,
+        "facts": fact_llm.model if fact_llm and feed.key_expansion == "facts" else None,
+        "encoder": store.encoder.encoder_id if store.encoder is not None else None,
+    }
+    prompts = {reader_prompt(reader).name: reader_prompt(reader).sha256}
+    prompts.update({t.name: t.sha256 for t in QA_JUDGE_PROMPTS.values()})
+    if feed.key_expansion == "facts":
+        prompts[QA_FACTS.name] = QA_FACTS.sha256
+    run_id = qa_run_id(dataset.name, item_ids, {**config, "models": models, "prompts": prompts})
+    notes = list(dataset.notes)
+    if not retrieval_only:
+        store.append(
+            [
+                NewEvent(
+                    QaRunStarted(
+                        qa_run_id=run_id,
+                        dataset=dataset.name,
+                        source=path.name,
+                        item_ids=item_ids,
+                        config=config,
+                        models=models,
+                        prompt_hashes=prompts,
+                    ),
+                    ACTOR,
+                )
+            ]
+        )
+    done = {r.item_id: r for r in answer_rows(store, run_id, questions)} if not retrieval_only else {}
+    extractor = llm_fact_extractor(fact_llm) if fact_llm is not None else None
+    outcome = QaRunOutcome(run_id, config, summarise_run(run_id, feed.label(), []), retrieval_only=retrieval_only)
+    embedder = QueryEmbedder(store.encoder) if store.encoder is not None and feed.feed == "rag" else None
+    t0 = time.perf_counter()
+    prepared = {}
+    for n, q in enumerate(questions, start=1):
+        row = done.get(q.item_id)
+        if row is not None and row.answered and row.judged and row.valid:
+            continue
+        prepared[q.item_id] = prepare_question(
+            feed,
+            q,
+            histories.get(q.profile_id, []),
+            encoder=store.encoder,
+            extractor=extractor,
+            query_embedder=embedder,
+        )
+        if n % 50 == 0:
+            emit(f"qa: indexed {n}/{len(questions)} questions")
+    seconds["index"] = time.perf_counter() - t0
+    emit(f"qa {run_id} ({config['label']}): {len(questions)} questions, {len(questions) - len(prepared)} already done")
+    retrieval_rows: dict[str, Any] = {}
+    writer = _BufferedWriter(store, flush_every_s)
+    phases = outcome.phase_ms
+    t0 = time.perf_counter()
+    last = time.monotonic()
+    try:
+        for n, q in enumerate(questions, start=1):
+            if q.item_id not in prepared:
+                outcome.skipped_done += 1
+                continue
+            started = time.perf_counter()
+            if retrieval_only:
+                fed = feed_units(feed, prepared[q.item_id])
+                retrieval_rows[q.item_id] = fed.details.get("retrieval")
+            else:
+                assert reader_llm is not None and judge_llm is not None
+                llm_s = _answer_and_judge(
+                    store,
+                    writer,
+                    outcome,
+                    feed,
+                    reader,
+                    reader_llm,
+                    judge_llm,
+                    run_id,
+                    q,
+                    prepared[q.item_id],
+                    done.get(q.item_id),
+                )
+                outcome.llm_seconds += llm_s
+            outcome.per_question_ms.append((time.perf_counter() - started) * 1000)
+            if progress_every_s >= 0 and time.monotonic() - last >= progress_every_s:
+                last = time.monotonic()
+                emit(
+                    f"qa: {n}/{len(questions)} questions ({outcome.answered_now} answered, {outcome.judged_now} judged)"
+                )
+    finally:
+        flushed = time.perf_counter()
+        writer.flush()
+        phases["append"] = phases.get("append", 0.0) + (time.perf_counter() - flushed) * 1000
+    phases["append"] = phases.get("append", 0.0) + writer.seconds_in_periodic_flushes * 1000
+    seconds["questions"] = time.perf_counter() - t0
+    if retrieval_only:
+        rows = [
+            AnswerRow(
+                item_id=q.item_id,
+                question_type=q.question_type,
+                abstention=q.abstention,
+                answered=False,
+                judged=False,
+                retrieval=retrieval_rows.get(q.item_id),
+            )
+            for q in questions
+        ]
+        notes.append("retrieval only: no LLM configured, so no answer was read or judged")
+    else:
+        rows = answer_rows(store, run_id, questions)
+    outcome.summary = summarise_run(run_id, str(config["label"]), rows)
+    outcome.seconds = {k: round(v, 3) for k, v in seconds.items()}
+    outcome.notes = notes
+    emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} judged, {outcome.skipped_done} were done")
+    return outcome
+
+
+class _BufferedWriter:
+    """Collects events and appends them in one transaction when `every_s` has passed since the last append."""
+
+    def __init__(self, store: EventStore, every_s: float) -> None:
+        self.store = store
+        self.every_s = every_s
+        self.pending: list[NewEvent] = []
+        self.last = time.monotonic()
+        self.seconds_in_periodic_flushes = 0.0
+
+    def add(self, events: list[NewEvent]) -> None:
+        self.pending.extend(events)
+        if time.monotonic() - self.last >= self.every_s:
+            started = time.perf_counter()
+            self.flush()
+            self.seconds_in_periodic_flushes += time.perf_counter() - started
+
+    def flush(self) -> None:
+        if self.pending:
+            self.store.append(self.pending)
+            self.pending = []
+        self.last = time.monotonic()
+
+
+def _answer_and_judge(
+    store: EventStore,
+    writer: _BufferedWriter,
+    outcome: QaRunOutcome,
+    feed: FeedConfig,
+    reader: str,
+    reader_llm: LLMClient,
+    judge_llm: LLMClient,
+    run_id: str,
+    q: QaQuestion,
+    prepared: PreparedQuestion,
+    row: AnswerRow | None,
+) -> float:
+    """Answer (unless answered before) and judge one question, queueing its events; seconds inside LLM calls."""
+    phases = outcome.phase_ms
+    answer_id = f"{run_id}:{q.item_id}"
+    llm_s = 0.0
+    answer_event: QaAnswered | None = None
+    if row is None or not row.answered:
+        started = time.perf_counter()
+        fed = feed_units(feed, prepared)
+        phases["feed"] = phases.get("feed", 0.0) + (time.perf_counter() - started) * 1000
+        result = read_answer(reader_llm, q, fed.units, reader)
+        phases["reader"] = phases.get("reader", 0.0) + result.seconds * 1000
+        llm_s += result.seconds
+        answer_text = result.answer
+        answer_event = QaAnswered(
+            answer_id=answer_id,
+            qa_run_id=run_id,
+            item_id=q.item_id,
+            answer=answer_text,
+            notes=result.notes,
+            fed_unit_ids=[u.unit_id for u in fed.units],
+            fed_session_ids=list(dict.fromkeys(u.session_id for u in fed.units)),
+            model=result.model,
+            prompt_sha256=result.prompt.sha256,
+            tokens_in=result.tokens_in,
+            tokens_out=result.tokens_out,
+            reader_ms=round(result.seconds * 1000, 3),
+            details={**fed.details, "n_units": len(fed.units)},
+        )
+    else:
+        answer_text = _stored_answer(store, answer_id)
+    started = time.perf_counter()
+    try:
+        verdict = judge_qa_answer(
+            judge_llm,
+            answer_id=answer_id,
+            qa_run_id=run_id,
+            item_id=q.item_id,
+            question_id=q.question_id,
+            question_type=q.question_type,
+            question=q.question,
+            reference=q.reference_answer,
+            answer=answer_text,
+        )
+    except BaseException:
+        # Keep the answer (the rerun only judges it); the caller appends what is pending and stops.
+        if answer_event is not None:
+            writer.pending.append(NewEvent(answer_event, ACTOR))
+        raise
+    judge_s = time.perf_counter() - started
+    phases["judge"] = phases.get("judge", 0.0) + judge_s * 1000
+    llm_s += judge_s
+    started = time.perf_counter()
+    writer.add([NewEvent(e, ACTOR) for e in (answer_event, verdict) if e is not None])
+    phases["queue"] = phases.get("queue", 0.0) + (time.perf_counter() - started) * 1000
+    outcome.answered_now += answer_event is not None
+    outcome.judged_now += 1
+    return llm_s
+
+
+def _stored_answer(store: EventStore, answer_id: str) -> str:
+    with store.driver.session(database=store.database) as session:
+        record = session.run(load_cypher("qa/answer_text"), answer_id=answer_id).single()
+    return str(record["answer"]) if record else ""
