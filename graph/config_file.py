@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
+from graph.errors import UsageError
 from graph.paths import REPO_ROOT
 
 
@@ -30,8 +31,11 @@ def read_table(table: str) -> dict[str, Any]:
     path = config_path()
     if path is None:
         return {}
-    with path.open("rb") as handle:
-        data: Any = tomllib.load(handle)
+    try:
+        with path.open("rb") as handle:
+            data: Any = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML: {exc}") from exc
     for part in table.split("."):
         if not isinstance(data, dict):
             return {}

@@ -451,6 +451,12 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def normal_utc(moment: datetime) -> str:
+    """One spelling per UTC instant (`Z`, `+00:00`, `20260105T100000Z` ... all give the same text), so an
+    event whose payload holds the time gets the same id however the time was written."""
+    return moment.astimezone(UTC).isoformat()
+
+
 # --- the LongMemEval reading line (eval qa: reader answers and their per-type verdicts) ----------------
 
 
@@ -758,4 +764,4 @@ class AnswerAdjudicated(DomainEvent):
         offset = parsed.utcoffset()
         if offset is None or offset.total_seconds() != 0:
             raise ValueError(f"adjudicated_at {value!r} must be in UTC (end it with +00:00 or Z)")
-        return value
+        return normal_utc(parsed)

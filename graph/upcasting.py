@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graph.errors import UnknownEventTypeError
+from graph.events import EVENT_TYPES
 
 # (type, version) -> step returning (type, version, payload) one version (or type) further on.
 Step = Callable[[dict[str, Any]], tuple[str, int, dict[str, Any]]]
@@ -29,8 +30,6 @@ def register_upcaster(event_type: str, from_version: int, step: Step) -> None:
 
 
 def current_version(event_type: str) -> int:
-    from graph.events import EVENT_TYPES
-
     model = EVENT_TYPES.get(event_type)
     if model is None:
         raise UnknownEventTypeError(f"unknown event type {event_type!r}")

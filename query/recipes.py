@@ -9,10 +9,12 @@ Memory channels rank the profile's cards (`semantic`: cosine; `keyword`: BM25; b
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from graph.errors import UsageError
 from query.errors import UnknownRecipeError
 
 KnowledgeChannel = Literal["semantic", "keyword", "memory_linked"]
@@ -66,6 +68,9 @@ class Recipe(BaseModel):
         return bool(self.knowledge_channels)
 
     def with_kappa(self, kappa: float) -> Recipe:
+        """This recipe with another RRF constant; refuses a kappa that is not a finite number > 0."""
+        if not (math.isfinite(kappa) and kappa > 0):
+            raise UsageError(f"kappa must be a finite number > 0, got {kappa}")
         return self.model_copy(update={"kappa": kappa})
 
 

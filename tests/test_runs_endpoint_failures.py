@@ -33,6 +33,7 @@ from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
 from tests.fake_openai.server import HttpError
+from tests.test_agents_cli import cli_env
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
@@ -90,21 +91,6 @@ def attempts(store: EventStore, run_id: str) -> dict[str, dict[str, Any]]:
         r=run_id,
     )
     return {r["item"]: r for r in found}
-
-
-def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COLABENCH_LLM_")}
-    config = tmp_path / "cli.toml"
-    config.write_text("")
-    env.update(
-        PYTHONPATH=str(REPO),
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        COLABENCH_CONFIG=str(config),
-        COLABENCH_DATA_DIR=str(tmp_path / "data"),
-        **extra,
-    )
-    return env
 
 
 # --- a prerequisite that fails for one profile ------------------------------------------------------

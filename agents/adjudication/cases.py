@@ -24,11 +24,7 @@ RESPONSE_CHARS = 1500
 def latest_batch_run_ids(driver: Driver, database: str) -> list[str]:
     """The runs of the most recently started batch (empty when the graph has no runs)."""
     with driver.session(database=database) as session:
-        runs = [dict(r) for r in session.run(load_cypher("agents/runs_list"))]
-        if not runs:
-            return []
-        batch = runs[0]["batch_id"]
-        return [r["run_id"] for r in session.run(load_cypher("agents/batch_runs"), batch_id=batch)]
+        return [str(r["run_id"]) for r in session.run(load_cypher("agents/latest_batch_runs"))]
 
 
 def _record(driver: Driver, database: str, run_id: str) -> RunRecord:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 Verdict = Literal["pass", "fail"]
 
@@ -79,6 +79,10 @@ class VerdictCase(BaseModel):
         return self.judge_verdict == "needs_adjudication" and self.adjudication is None
 
 
+MAX_REASON_CHARS = 10_000
+MAX_ADJUDICATOR_CHARS = 200
+
+
 class AdjudicationRequest(BaseModel):
     """A person's ruling to record. `judgment_id` defaults to the attempt's counted accuracy verdict;
     `adjudicated_at` to now (UTC); `overrule` allows ruling on a verdict that is not pending."""
@@ -94,8 +98,13 @@ class AdjudicationRequest(BaseModel):
 
     @field_validator("reason", "adjudicator")
     @classmethod
-    def _not_blank(cls, value: str) -> str:
+    def _not_blank(cls, value: str, info: ValidationInfo) -> str:
         value = value.strip()
         if not value:
             raise ValueError("must not be empty")
+        limit = MAX_REASON_CHARS if info.field_name == "reason" else MAX_ADJUDICATOR_CHARS
+        if len(value) > limit:
+            raise ValueError(f"is {len(value):,} characters; at most {limit:,}")
+        if any(ord(c) < 32 and c not in "\n\t" for c in value) or "\x7f" in value:
+            raise ValueError("holds control characters (only newlines and tabs are allowed)")
         return value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from neo4j import Driver
 from pydantic import ValidationError
 
@@ -15,9 +17,20 @@ from agents.adjudication.errors import (
 )
 from agents.adjudication.models import AdjudicationRequest, VerdictCase
 from graph.cypher_files import load_cypher
-from graph.events import AnswerAdjudicated, NewEvent, now_iso
+from graph.events import AnswerAdjudicated, NewEvent, normal_utc, now_iso
 from graph.hashing import text_sha256
 from graph.store import EventStore
+
+
+def _normal_time(text: str) -> str:
+    """The caller's UTC time in the event's one spelling (a bad or non-UTC time is left as given, for the event
+    to refuse by name)."""
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    offset = parsed.utcoffset()
+    return normal_utc(parsed) if offset is not None and offset.total_seconds() == 0 else text
 
 
 def adjudication_id(attempt_id: str, judgment_id: str, verdict: str, adjudicator: str, at: str) -> str:
@@ -77,7 +90,7 @@ def record_adjudication(store: EventStore, request: AdjudicationRequest) -> Answ
             f"attempt {request.attempt_id!r} is not pending ({state}); pass --overrule (API: overrule: true) "
             "to record a ruling that replaces it"
         )
-    at = request.adjudicated_at or now_iso()
+    at = _normal_time(request.adjudicated_at) if request.adjudicated_at else now_iso()
     try:
         event = AnswerAdjudicated(
             adjudication_id=adjudication_id(request.attempt_id, judgment_id, request.verdict, request.adjudicator, at),

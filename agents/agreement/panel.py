@@ -17,13 +17,14 @@ from agents.judging.reference import JudgeMaterial
 from agents.llm.client import LLMClient
 from agents.llm.errors import LLMError, LLMInterruptedError
 from agents.prompts.registry import PromptSet
+from graph.errors import UsageError
 from graph.events import AnswerJudged, NewEvent
 from graph.store import EventStore
 
 PANEL_KEY = "panel"
 
 
-class JudgeModelsError(ValueError):
+class JudgeModelsError(UsageError):
     """`--judge-models` names no model, one model twice, or is given without the accuracy judge."""
 
 

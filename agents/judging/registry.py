@@ -102,10 +102,6 @@ def judge_templates() -> list[PromptTemplate]:
     return [t for judge in everyone for t in judge.templates()]
 
 
-def memory_judge_names() -> tuple[str, ...]:
-    return tuple(MEMORY_JUDGES)
-
-
 def parse_memory_judges(text: str) -> list[MemoryJudge]:
     """`integrity,accuracy` (with or without the `memory_` prefix) -> the memory judges in registry order;
     `all` -> every memory judge; `none` -> []. Raises UnknownJudgeError for a name not registered."""

@@ -44,9 +44,6 @@ class HistoryPair:
     def user_text(self) -> str:
         return "\n".join(t.text for t in self.turns if t.role == "user" and t.text.strip())
 
-    def assistant_text(self) -> str:
-        return "\n".join(t.text for t in self.turns if t.role != "user" and t.text.strip())
-
 
 def history_pairs(turns: list[HistoryTurn]) -> list[HistoryPair]:
     """The pairs of a history given in session and turn order (see the module docstring)."""

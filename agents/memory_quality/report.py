@@ -5,13 +5,14 @@ and the memory it judged into the graph browser. `./colabench eval memory` write
 
 from __future__ import annotations
 
+import time
 from html import escape
 from typing import Any
 
 from neo4j import Driver
 
-from agents.memory_quality.coverage import compute_coverage
-from agents.memory_quality.points import load_fact_points, load_memory_rows
+from agents.memory_quality.coverage import summarise_coverage
+from agents.memory_quality.points import load_fact_points, load_memory_rows, load_turn_counts
 from agents.memory_quality.scores import load_verdicts, score_tables
 
 NEEDS_LLM_NOTE = (
@@ -29,9 +30,12 @@ def system_entry(
     driver: Driver, database: str, system: str, profile_ids: list[str], *, max_rows: int | None = None
 ) -> dict[str, Any]:
     """One system's coverage, tables and verdict rows over these profiles (no LLM)."""
-    coverage = compute_coverage(driver, database, system, profile_ids)
+    started = time.perf_counter()
     facts = load_fact_points(driver, database, system, profile_ids)
     memories = load_memory_rows(driver, database, system, profile_ids)
+    turns = load_turn_counts(driver, database, system, profile_ids)
+    coverage = summarise_coverage(system, profile_ids, facts, memories, turns)
+    coverage.seconds = round(time.perf_counter() - started, 3)  # as compute_coverage measures it
     tables, rows = score_tables(facts, memories, load_verdicts(driver, database, system, profile_ids))
     rows.sort(key=lambda r: (r["axis"], r["valid"], r["score"] if r["score"] is not None else 3, r["judgment_id"]))
     return {

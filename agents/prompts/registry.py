@@ -69,7 +69,10 @@ class PromptSet:
             name, sep, rest = text.partition("=")
             if not sep or not rest:
                 raise PromptError(f"--prompt {text!r}: expected NAME=PATH or NAME=PATH@SHA256")
-            path_text, _, digest_text = rest.partition("@")
+            # PATH may hold an @ itself: a file named by the whole text is that file; else the pin follows the last @
+            path_text, at, digest_text = rest.rpartition("@")
+            if not at or Path(rest).is_file():
+                path_text, digest_text = rest, ""
             specs[name.strip()] = (Path(path_text), digest_text or None)
         overrides: dict[str, PromptTemplate] = {}
         for name, (path, digest) in specs.items():

@@ -64,7 +64,10 @@ def load_prompt_file(builtin: PromptTemplate, path: Path, expected_sha256: str |
     of the built-in template (the code fills them)."""
     if not path.is_file():
         raise PromptError(f"prompt file for {builtin.name} not found: {path}")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError) as exc:
+        raise PromptError(f"prompt file {path} for {builtin.name} cannot be read as UTF-8 text: {exc}") from exc
     loaded = PromptTemplate(builtin.name, f"file:{path.name}", text, source=str(path))
     if expected_sha256 and loaded.sha256 != expected_sha256.lower():
         raise PromptError(

@@ -23,7 +23,6 @@ from agents.qa.feeds import FeedConfig, PreparedQuestion, feed_units, prepare_qu
 from agents.qa.history import QaQuestion, load_histories, load_questions
 from agents.qa.reader import READERS, read_answer, reader_prompt
 from agents.qa.summary import AnswerRow, QaRunSummary, answer_rows, summarise_run
-from graph.cypher_files import load_cypher
 from graph.events import NewEvent, QaAnswered, QaRunStarted
 from graph.hashing import canonical_json, text_sha256
 from graph.store import EventStore
@@ -272,7 +271,7 @@ def _answer_and_judge(
             details={**fed.details, "n_units": len(fed.units)},
         )
     else:
-        answer_text = _stored_answer(store, answer_id)
+        answer_text = row.answer or ""
     started = time.perf_counter()
     try:
         verdict = judge_qa_answer(
@@ -301,8 +300,3 @@ def _answer_and_judge(
     outcome.judged_now += 1
     return llm_s
 
-
-def _stored_answer(store: EventStore, answer_id: str) -> str:
-    with store.driver.session(database=store.database) as session:
-        record = session.run(load_cypher("qa/answer_text"), answer_id=answer_id).single()
-    return str(record["answer"]) if record else ""

@@ -30,6 +30,7 @@ class AnswerRow(BaseModel):
     tokens: int = 0
     reader_ms: float = 0.0
     retrieval: dict[str, Any] | None = None
+    answer: str | None = None  # the stored answer (a resumed run judges it without asking the reader again)
 
 
 class TypeSummary(BaseModel):
@@ -79,6 +80,7 @@ def answer_rows(store: EventStore, qa_run_id: str, questions: Sequence[QaQuestio
                 tokens=int((r["tokens_in"] or 0) + (r["tokens_out"] or 0)) if r else 0,
                 reader_ms=float(r["reader_ms"] or 0.0) if r else 0.0,
                 retrieval=details.get("retrieval"),
+                answer=r["answer"] if r else None,
             )
         )
     return rows

@@ -8,6 +8,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from api.schema.context import Info, context_of
+from api.schema.redaction import redact_gold
 from api.schema.values import json_value
 
 
@@ -32,9 +33,13 @@ class Judgment:
     raw_details: strawberry.Private[Any]
     gold_rationale: strawberry.Private[str | None]
 
-    @strawberry.field
-    def details(self) -> JSON:
-        return json_value(self.raw_details, {})
+    @strawberry.field(description="the judge's structured output; its `problem` (a reply it could not parse, "
+                      "which may quote gold) is null unless the request may see gold")
+    def details(self, info: Info) -> JSON:
+        value = json_value(self.raw_details, {})
+        if context_of(info).gold_visible:
+            return value
+        return redact_gold(value, [], kind="Judgment")
 
     @strawberry.field(
         description="the judge's reasoning (gold: it quotes the reference answer and requirements); null unless "

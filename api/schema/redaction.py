@@ -22,13 +22,17 @@ from typing import Any
 
 GOLD_KEYS = frozenset({"reference_answer", "adversarial_answer", "ptkb_rel_nist", "ptkb_rel_org"})
 
+# A judge's `problem` (in its details) quotes the reply it could not parse, and so what the reply quoted.
 GOLD_FIELDS: dict[str, frozenset[str]] = {
     "Requirement": frozenset({"text", "action", "text_chars"}),
-    "Judgment": frozenset({"rationale"}),
+    "Judgment": frozenset({"rationale", "problem"}),
     "Adjudication": frozenset({"reason"}),
-    "QaJudgment": frozenset({"rationale"}),  # eval qa verdicts: the judge may quote the reference
-    "MemoryJudgment": frozenset({"reason"}),  # eval memory verdicts: the reason quotes private facts
+    "QaJudgment": frozenset({"rationale", "problem"}),  # eval qa verdicts: the judge may quote the reference
+    "MemoryJudgment": frozenset({"reason", "problem"}),  # eval memory verdicts: the reason quotes private facts
 }
+
+# Keys whose value belongs to the record holding them (a judgment's `details`): redacted as that record's kind.
+_OWN_PARTS = frozenset({"details"})
 
 EVENT_KINDS = {"RequirementMapped": "Requirement", "AnswerJudged": "Judgment", "AnswerAdjudicated": "Adjudication",
                "QaAnswerJudged": "QaJudgment", "MemoryJudged": "MemoryJudgment"}
@@ -52,7 +56,9 @@ def redact_gold(value: Any, found: list[str], path: str = "", kind: str | None =
                 if item is not None:
                     found.append(where)
             elif isinstance(item, str) and item[:1] in ("{", "["):
-                out[key] = _redact_json_text(item, found, where)
+                out[key] = _redact_json_text(item, found, where, kind if key in _OWN_PARTS else None)
+            elif key in _OWN_PARTS:
+                out[key] = redact_gold(item, found, where, kind)
             else:
                 out[key] = redact_gold(item, found, where, CONTAINER_KINDS.get(str(key)))
         return out
@@ -73,13 +79,13 @@ def redact_event(event_type: str, payload: Any, found: list[str]) -> Any:
     return redact_gold(payload, found, kind=EVENT_KINDS.get(event_type))
 
 
-def _redact_json_text(text: str, found: list[str], path: str) -> str | None:
+def _redact_json_text(text: str, found: list[str], path: str, kind: str | None = None) -> str | None:
     try:
         parsed = json.loads(text)
     except ValueError:
         return text
     before = len(found)
-    redacted = redact_gold(parsed, found, path)
+    redacted = redact_gold(parsed, found, path, kind)
     if len(found) == before:
         return text
     return json.dumps(redacted, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

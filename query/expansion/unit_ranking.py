@@ -70,15 +70,3 @@ class UnitIndex:
             lists["keyword"] = [(u, s) for u, s in self._bm25.rank(query) if allowed is None or u in allowed]
         return [(f.item_id, f.score) for f in fuse_channels(lists, kappa)]
 
-
-def rank_units(
-    unit_ids: Sequence[str],
-    keys: Sequence[str],
-    query: str,
-    *,
-    channels: Sequence[str],
-    kappa: float,
-    encoder: VectorEncoder | None,
-) -> list[tuple[str, float]]:
-    """One-off ranking (builds a UnitIndex and ranks once)."""
-    return UnitIndex(unit_ids, keys, channels=channels, encoder=encoder).rank(query, kappa)

@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 from agents.agreement.summary import HUMAN, load_attempt_verdicts, summarise_agreement
-from agents.reports.html import node_link
+from agents.reports.html import _pct, node_link
 from agents.reports.sections import ReportSection, SectionContext, register_section
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
@@ -56,10 +56,6 @@ def kappa_text(pair: dict[str, Any]) -> str:
     if interval.get("low") is None:
         return f"{text} (no interval; {clusters} clusters)"
     return f"{text} [{interval['low']:.3f}, {interval['high']:.3f}] ({clusters} clusters)"
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.2f}%"
 
 
 def _who(name: str) -> str:
