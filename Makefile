@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test lint bench smoke-llm
+.PHONY: setup run test lint bench bench-peer smoke-llm
 
 setup:
 	@$(ROOT)/scripts/setup_env.sh >/dev/null
@@ -27,6 +27,11 @@ lint: setup
 
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Retrieval side by side with neo4j-graphrag (a benchmark-only extra: requirements-bench.lock, own venv).
+# BENCH_PEER_ARGS, e.g. "--subset sample --questions 1000", passes options to bench/bench_peer_retrieval.py.
+bench-peer: setup
+	@$$($(ROOT)/scripts/setup_bench_env.sh)/bin/python bench/bench_peer_retrieval.py $(BENCH_PEER_ARGS)
 
 # Plumbing smoke test against a real llama-server (built once, 7-20 min); not part of `make test`.
 smoke-llm: setup

@@ -1,8 +1,11 @@
 """Knowledge-base ingest: documents and chunks per second, time split into parse / embed / write, peak memory.
 
 Usage: python bench/bench_ingest.py [PATH] [--limit N] [--cold]
+       python bench/bench_ingest.py [PATH] [--limit N] --fake-embeddings [--latency-ms 50] [--concurrency 1,4,8]
   PATH     knowledge-base JSONL(.gz), default ../shared/data/kb/documents.jsonl.gz
   --cold   embed into a temporary cache (measures the encoder); default uses the machine cache
+  --fake-embeddings  the `openai:` encoder against a local fake endpoint: chunks/s per request concurrency
+                     (bench/ingest_fake_embeddings.py; embedding phase only)
 """
 
 from __future__ import annotations
@@ -27,6 +30,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N documents")
     parser.add_argument("--cold", action="store_true", help="use an empty embedding cache")
     parser.add_argument("--batch-size", type=int, default=2000)
+    parser.add_argument("--fake-embeddings", action="store_true", help="openai: encoder vs a local fake endpoint")
+    parser.add_argument("--latency-ms", type=float, default=50.0, help="with --fake-embeddings: per request")
+    parser.add_argument("--concurrency", default="1,2,4,8", help="with --fake-embeddings: comma-separated")
+    parser.add_argument("--request-size", type=int, default=64, help="with --fake-embeddings: texts per request")
+    parser.add_argument("--dim", type=int, default=384, help="with --fake-embeddings: vector size")
     args = parser.parse_args()
     path: Path = args.path
     with tempfile.TemporaryDirectory() as tmp:
@@ -38,6 +46,12 @@ def main() -> None:
                         break
                     out.write(line)
             path = subset
+        if args.fake_embeddings:
+            from bench.ingest_fake_embeddings import run
+
+            levels = [int(c) for c in str(args.concurrency).split(",") if c.strip()]
+            run(path, latency_ms=args.latency_ms, concurrencies=levels, request_size=args.request_size, dim=args.dim)
+            return
         cache = EmbeddingCache(Path(tmp) / "cold.sqlite") if args.cold else None
         encoder = load_encoder(cache=cache)
         started = time.perf_counter()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from cli import (
@@ -19,9 +21,23 @@ from cli import (
     report_cmd,
     run_cmd,
     serve_cmd,
+    synth_cmd,
 )
+from cli.debug_log import DEBUG_ENV
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB.")
+
+
+@app.callback()
+def _options(
+    debug: bool = typer.Option(
+        False, "--debug", help="also print the traceback of an expected failure (kept in .data/logs/cli-debug.log)"
+    ),
+) -> None:
+    if debug:
+        os.environ[DEBUG_ENV] = "1"
+
+
 app.add_typer(neo4j_cmd.app, name="neo4j", help="Start, stop and inspect the project's local Neo4j.")
 app.add_typer(graph_cmd.app, name="graph", help="Summarise, fingerprint or rebuild the projection.")
 app.add_typer(events_cmd.app, name="events", help="Verify, export and import the event log.")
@@ -35,6 +51,7 @@ app.add_typer(profile_cmd.app, name="profile", help="Grow profiles: append sessi
 run_cmd.register(app)
 report_cmd.register(app)
 adjudicate_cmd.register(app)
+app.add_typer(synth_cmd.app, name="synth", help="Build a new ColaBench dataset from the KB with the synthesis roles.")
 app.add_typer(llm_cmd.app, name="llm", help="LLM roles: settings, ping, response cache, prompt hashes.")
 
 

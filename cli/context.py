@@ -8,12 +8,13 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
 
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j.exceptions import ClientError, ServiceUnavailable, SessionExpired, TransientError
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from cli.debug_log import record_traceback
 from graph.connection import open_driver
 from graph.errors import ColabenchError
 from graph.settings import Neo4jSettings
@@ -34,6 +35,19 @@ def _expected(exc: BaseException) -> bool:
     return isinstance(exc, EXPECTED_ERRORS)
 
 
+def _neo4j_refusal(exc: BaseException) -> str | None:
+    """One line for the server-side failures a user can act on (out of memory, a database that is not there
+    or not up); None for every other Neo4j error (a bug: it keeps its traceback)."""
+    code = str(getattr(exc, "code", "") or "")
+    message = (str(getattr(exc, "message", "") or exc).strip().splitlines() or [""])[0][:300]
+    if isinstance(exc, TransientError):
+        hint = "give Neo4j more memory (COLABENCH_NEO4J_HEAP for the local server), or " if "Memory" in code else ""
+        return f"Neo4j could not finish the work ({code}: {message}); {hint}rerun the same command; it resumes"
+    if isinstance(exc, ClientError) and code == "Neo.ClientError.Database.DatabaseNotFound":
+        return f"Neo4j has no such database ({message}); check NEO4J_DATABASE"
+    return None
+
+
 def expected_errors(func: F) -> F:
     """Show expected failures as one clear message and exit non-zero, without a stack trace."""
 
@@ -41,8 +55,9 @@ def expected_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (ServiceUnavailable, SessionExpired):
+        except (ServiceUnavailable, SessionExpired) as exc:
             # Neo4j went away mid-command: every batch already appended is kept, so the rerun resumes.
+            record_traceback(exc)
             uri = Neo4jSettings().effective_uri
             err_console.print(
                 f"[bold red]error:[/] Neo4j at {uri} is not reachable: start it with `./colabench neo4j start`, "
@@ -51,8 +66,16 @@ def expected_errors(func: F) -> F:
             )
             sys.exit(1)
         except Exception as exc:
+            refusal = _neo4j_refusal(exc)
+            if refusal is not None:
+                record_traceback(exc)
+                err_console.print(
+                    f"[bold red]error:[/] {escape(refusal)}", markup=True, highlight=False, soft_wrap=True
+                )
+                sys.exit(1)
             if not _expected(exc):
                 raise
+            record_traceback(exc)  # the traceback goes to the debug log (and to stderr under --debug) only
             # Escaped and without emoji codes: a message quoting input (`file.json:100: ...`, `[x]`) prints as is.
             err_console.print(
                 f"[bold red]error:[/] {escape(str(exc))}", markup=True, emoji=False, highlight=False, soft_wrap=True

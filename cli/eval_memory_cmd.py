@@ -1,5 +1,5 @@
 """`colabench eval memory`: memory-quality evaluation of one memory system on a dataset's profiles (HaluMem's
-axes): the no-LLM coverage from the graph, then the memory judges (integrity, accuracy, update) when the
+axes): the no-LLM coverage from the graph, then the memory judges (integrity, accuracy, update, qa) when the
 `judge` role has an endpoint, and a report of kind `memory_quality`."""
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def memory(
     system: str = typer.Option(..., "--system", help="memory system: raw_turns, mem0, graphiti, amem"),
     dataset: str = typer.Option("sample", "--dataset", help="a dataset name in the graph, a path, or `sample`"),
     profiles: list[str] = typer.Option(None, "--profiles", "--profile", help="only these profiles (repeatable)"),
-    judges: str = typer.Option("all", "--judges", help="integrity,accuracy,update (comma-separated), all, or none"),
+    judges: str = typer.Option("all", "--judges", help="integrity,accuracy,update,qa (comma-separated), all, or none"),
     max_memories: int = typer.Option(60, "--max-memories", min=1, help="memories a judge sees per point at most"),
+    qa_k: int = typer.Option(10, "--qa-k", min=1, help="qa: memories retrieved per question (nearest by cosine)"),
     concurrency: int = typer.Option(4, "--concurrency", min=1, max=64, help="judge requests in flight"),
     prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: use a prompt file (repeatable)"),
     out: Path = typer.Option(None, "--out", help="report folder (default .data/reports/memory-<system>-<dataset>)"),
@@ -69,13 +70,16 @@ def memory(
     """Evaluate what a memory system kept of each profile's disclosed facts. No LLM: which facts have a memory
     derived from their disclosing turn, memories derived from no disclosing turn, memories per turn, per fact
     kind. With the `judge` role: integrity (0/1/2 per expected point), accuracy (0/1/2 per memory, and whether
-    it is in the gold facts), update, each verdict a MemoryJudged event; "all" and "valid" denominators.
-    Resumable (verdicts already recorded are not asked again). Memories come from `./colabench memory build`."""
+    it is in the gold facts), update, qa (each question of the profile answered from the `--qa-k` nearest
+    memories, then correct / hallucination / omission against its reference answer), each verdict a
+    MemoryJudged event; "all" and "valid" denominators. Resumable (verdicts already recorded are not asked
+    again). Memories come from `./colabench memory build`."""
     from agents.judging.registry import parse_memory_judges
     from agents.llm.roles import LLMRoles
     from agents.memory.registry import get_memory_system
     from agents.memory_quality.coverage import compute_coverage
     from agents.memory_quality.pipeline import run_memory_judges
+    from agents.memory_quality.questions import load_questions
     from agents.memory_quality.report import NEEDS_LLM_NOTE, build_memory_quality_data
     from agents.prompts.registry import PromptSet
     from agents.reports.write import reports_dir, write_report
@@ -105,6 +109,11 @@ def memory(
                     "no update points: no fact of these profiles names a fact it supersedes (metadata "
                     "`supersedes`), so the update judge had nothing to judge"
                 )
+            if any(j.axis == "qa" for j in chosen) and not load_questions(store.driver, store.database, profile_ids):
+                notes.append(
+                    "no questions: no item of these profiles has a reference answer, so the qa judge had nothing "
+                    "to judge"
+                )
             judged: dict[str, Any] | None = None
             failures = 0
             if chosen and not roles.configured("judge"):
@@ -119,13 +128,14 @@ def memory(
                     llm,
                     prompts,
                     max_memories=max_memories,
+                    qa_k=qa_k,
                     concurrency=concurrency,
                     progress=_progress("memory judges"),
                 )
                 judged = {
                     **outcome.as_dict(),
                     "judge": roles.public_records(["judge"])["judge"],
-                    "prompts": prompts.records([j.template.name for j in chosen]),
+                    "prompts": prompts.records([n for j in chosen for n in j.prompt_names()]),
                 }
                 failures = sum(outcome.failed.values())
                 if failures:

@@ -36,6 +36,9 @@ def qa(
     limit: int = typer.Option(None, "--limit", help="at most this many questions (stable subset)"),
     out: Path = typer.Option(None, "--out", help="write the run summary as JSON here"),
     report: Path = typer.Option(None, "--report", help="write an HTML page of every QA run in the graph here"),
+    prompt: list[str] = typer.Option(
+        None, "--prompt", help="NAME=PATH[@SHA256]: a reader / judge / facts prompt file (repeatable)"
+    ),
 ) -> None:
     """Answer and judge every question (resumable: a rerun skips questions already answered and judged)."""
     from agents.llm.roles import LLMRoles
@@ -45,7 +48,10 @@ def qa(
 
     if dataset != "longmemeval":
         raise QaError(f"--dataset {dataset!r}: eval qa reads LongMemEval files only (--dataset longmemeval)")
+    from agents.prompts.registry import PromptSet
+
     config = make_feed_config(feed, recipe, k, granularity, key_expansion, time_aware)
+    prompts = PromptSet.from_config(prompt or [])  # a bad file or a hash mismatch stops here, before any LLM call
     source = resolve_dataset_path(path)
     roles = LLMRoles()
     try:
@@ -71,6 +77,7 @@ def qa(
                 fact_llm=fact_llm,
                 limit=limit,
                 progress_every_s=10.0,
+                prompts=prompts,
             )
             if report is not None:
                 write_qa_report(store, report)

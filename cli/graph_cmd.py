@@ -1,4 +1,4 @@
-"""`colabench graph summary|fingerprint|rebuild|reset`."""
+"""`colabench graph summary|fingerprint|rebuild|reset|gold-leaks`."""
 
 from __future__ import annotations
 
@@ -94,3 +94,30 @@ def reset(yes: bool = typer.Option(False, "--yes", help="confirm: delete the log
     ):
         session.run(load_cypher("admin/delete_everything")).consume()
     console.print("database emptied")
+
+
+@app.command("gold-leaks")
+@expected_errors
+def gold_leaks(
+    dataset: str = typer.Option(None, "--dataset", help="check the items of this dataset only (default: all)"),
+) -> None:
+    """Flag items whose reference answer or requirement text appears verbatim in a turn visible to them
+    (the answering agent's history cut-off). Prints ids only, never the gold; exits 1 on any finding."""
+    from agents.gold_leaks import find_gold_leaks
+
+    with open_store(with_encoder=False, check_schema=False) as store:
+        report = find_gold_leaks(store, dataset)
+    for leak in report.leaks[:200]:
+        where = "declared cut-off turn not in the profile" if leak.kind == "cutoff_unknown" else "visible turn"
+        console.print(f"{leak.item_id}: {leak.kind} {leak.gold_id} in {where} {leak.turn_id}", markup=False)
+    if len(report.leaks) > 200:
+        console.print(f"... {len(report.leaks) - 200} more")
+    summary = (
+        f"{report.items_checked:,} item(s) checked, {report.items_with_cutoff:,} with a history cut-off, "
+        f"{report.quoted_evidence:,} answer(s) quoted from a turn their requirements cite (not leaks)"
+    )
+    if report.leaks:
+        found = f"{report.leaking_items:,} item(s) see their own gold[/] ({len(report.leaks):,} finding(s))"
+        console.print(f"[red]{found}; {summary}")
+        raise typer.Exit(1)
+    console.print(f"[green]no gold in visible history[/]: {summary}")

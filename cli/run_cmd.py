@@ -93,6 +93,16 @@ def run(
     retry_failed: bool = typer.Option(
         False, "--retry-failed", help="also try again attempts the endpoint refused (HTTP 400/401/403/404) before"
     ),
+    worker: bool = typer.Option(
+        False,
+        "--worker",
+        help="share the batch with other `run --worker` processes on the same graph: claim each attempt first",
+    ),
+    claim_ttl: float = typer.Option(
+        300.0, "--claim-ttl", min=1.0, metavar="SECONDS",
+        help="with --worker: a dead worker's claims are taken over after this many seconds",
+    ),
+    worker_id: str = typer.Option(None, "--worker-id", help="with --worker: this worker's name (default host:pid)"),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
@@ -156,6 +166,14 @@ def run(
         )
         if fresh:
             console.print(f"a new batch: continue it after a crash with the same command plus --resume {plan.batch_id}")
+        claims = None
+        if worker:
+            from agents.runs.claims import Claims
+
+            claims = Claims(store, worker=worker_id, ttl_s=claim_ttl)
+            console.print(f"worker {claims.worker}: claims expire {claim_ttl:g} s after their last renewal")
+        elif worker_id:
+            raise UsageError("--worker-id names a worker: give it with --worker")
         try:
             with progress_bar() as bar:
                 outcome = execute_batch(
@@ -167,6 +185,7 @@ def run(
                     concurrency=concurrency,
                     progress=_BarProgress(bar),
                     retry_failed=retry_failed,
+                    claims=claims,
                 )
         except BatchInterrupted as stopped:
             _interrupted(stopped)

@@ -284,6 +284,8 @@ class RequirementMapped(DomainEvent):
 class ItemVerified(DomainEvent):
     TYPE: ClassVar[str] = "ItemVerified"
     KEY: ClassVar[tuple[str, ...]] = ("item_id",)
+    # Several gates verify one item; each appends to the item's list, so they never share a statement.
+    CONFLICT: ClassVar[tuple[str, ...]] = ("item_id",)
     item_id: Identifier
     gate: str
     verdict: str
@@ -699,13 +701,87 @@ class EndpointFailed(DomainEvent):
     retryable: bool = True
 
 
+# --- run workers (several `run` processes over one batch: claims on attempts, agents/runs/claims.py) --------
+
+
+class AttemptClaimed(DomainEvent):
+    """A worker process took (`claimed`), extended (`renewed`) or gave back (`released`) its claim on one
+    attempt; the claim holds until `expires_at` (UTC), after which another worker may take the attempt over.
+    Appended only under a guard checked inside the append's transaction (agents/runs/claims.py), so at most one
+    worker holds an attempt at a time; the projection keeps each attempt's latest claim."""
+
+    TYPE: ClassVar[str] = "AttemptClaimed"
+    KEY: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    CONFLICT: ClassVar[tuple[str, ...]] = ("attempt_id",)
+    attempt_id: Identifier
+    run_id: Identifier
+    item_id: Identifier
+    worker: str = Field(min_length=1, max_length=200)
+    state: Literal["claimed", "renewed", "released"]
+    claimed_at: str
+    expires_at: str
+    ttl_s: float = Field(gt=0)
+
+
+# --- synthesis (the ColaBench build pipeline, agents/synthesis/) ------------------------------------
+
+
+class SynthesisStarted(DomainEvent):
+    """A synthesis of dataset `dataset` began (or was resumed with the same settings): its configuration,
+    models, prompt hashes and seed. One synthesis per dataset name; a rerun with other settings is refused."""
+
+    TYPE: ClassVar[str] = "SynthesisStarted"
+    KEY: ClassVar[tuple[str, ...]] = ("synthesis_id",)
+    synthesis_id: Identifier
+    dataset: str
+    seed: int
+    config: dict[str, Any] = Field(default_factory=dict)
+    models: dict[str, Any] = Field(default_factory=dict)
+    prompt_hashes: dict[str, Any] = Field(default_factory=dict)
+
+
+class SynthesisDraftRecorded(DomainEvent):
+    """One outcome of a synthesis role for a unit of work (`subject`: a profile slot, topic, item...): the
+    draft was accepted, sent back for revision, rejected, or dropped after its last revision. `final` marks
+    the outcome that closes the unit (a rerun skips closed units). `reasons` say why (a reviewer, a gate or
+    a validation problem); for item drafts they may quote the reference answer, so they are gold.
+    `summary` holds non-gold facts of the draft (ids, counts, the gate label)."""
+
+    TYPE: ClassVar[str] = "SynthesisDraftRecorded"
+    KEY: ClassVar[tuple[str, ...]] = ("draft_id",)
+    draft_id: Identifier
+    synthesis_id: Identifier
+    stage: Literal["docs", "profiles", "dialogue", "items", "augment"]
+    role: str
+    subject: str
+    revision: int = Field(default=0, ge=0)
+    outcome: Literal["accepted", "revise", "rejected", "dropped"]
+    final: bool = False
+    reasons: list[str] = Field(default_factory=list)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class SynthesisStageFinished(DomainEvent):
+    """A synthesis stage ran to its end for this invocation: counts per outcome and gate, and the LLM calls,
+    tokens and cost it used (`usage`). A resumed stage appends another one with its own figures."""
+
+    TYPE: ClassVar[str] = "SynthesisStageFinished"
+    KEY: ClassVar[tuple[str, ...]] = ("stage_run_id",)
+    stage_run_id: Identifier
+    synthesis_id: Identifier
+    stage: Literal["docs", "profiles", "dialogue", "items", "augment"]
+    counts: dict[str, Any] = Field(default_factory=dict)
+    usage: dict[str, Any] = Field(default_factory=dict)
+
+
 # --- memory quality (HaluMem-style judging of what a memory system kept) ---------------------------
 
 
 class MemoryJudged(DomainEvent):
     """A memory judge's verdict on one target of a memory system's memory for a profile: an expected memory
-    point (`fact_id`: integrity, update) or one extracted memory (`memory_id`: accuracy). `score` is 0/1/2
-    (integrity, accuracy), `category` the update class (correct / hallucination / omission / other),
+    point (`fact_id`: integrity, update), one extracted memory (`memory_id`: accuracy) or one question of the
+    profile answered from the memories (`item_id`: qa; the reader's answer is in `details.answer`). `score` is
+    0/1/2 (integrity, accuracy), `category` the update or qa class (correct / hallucination / omission / other),
     `in_gold` whether an extracted memory belongs to the profile's gold facts. `cited_memory_ids` /
     `cited_fact_ids` are what the judge said its verdict rests on. `valid` is False when the judge's reply
     stayed invalid after every retry (the verdict counts in "all" denominators, not in "valid" ones).
@@ -716,9 +792,10 @@ class MemoryJudged(DomainEvent):
     judgment_id: Identifier
     system: str
     profile_id: Identifier
-    axis: Literal["integrity", "accuracy", "update"]
+    axis: Literal["integrity", "accuracy", "update", "qa"]
     fact_id: Identifier | None = None
     memory_id: Identifier | None = None
+    item_id: Identifier | None = None  # qa: the question (an Item of the profile) answered from the memories
     score: int | None = Field(default=None, ge=0, le=2)
     category: Literal["correct", "hallucination", "omission", "other"] | None = None
     in_gold: bool | None = None

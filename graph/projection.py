@@ -20,6 +20,7 @@ from graph.cypher_files import load_cypher
 from graph.errors import GraphError, UnknownEventTypeError
 from graph.events import EVENT_TYPES, StoredEvent
 from graph.hashing import canonical_json
+from graph.turn_links import plan_turn_links
 from graph.upcasting import needs_upcast, upcast
 
 
@@ -213,7 +214,8 @@ def project_events(tx: ManagedTransaction, events: Sequence[StoredEvent], encode
         rows = [_base_row(event) for event in group]
         _add_embeddings(event_type, rows, encoder)
         try:
-            record = tx.run(load_cypher(f"projection/{event_type}"), rows=rows).single()
+            extra = _EXTRA_PARAMS[event_type](rows) if event_type in _EXTRA_PARAMS else {}
+            record = tx.run(load_cypher(f"projection/{event_type}"), rows=rows, **extra).single()
         except ClientError as exc:
             raise ProjectionError(_explain_client_error(event_type, exc)) from exc
         applied = Counter(record["applied"] if record else [])
@@ -221,6 +223,10 @@ def project_events(tx: ManagedTransaction, events: Sequence[StoredEvent], encode
         missing = expected - applied
         if missing:
             raise ProjectionError(_explain_missing(event_type, group, set(missing)))
+
+
+# Projections that take parameters planned from their rows besides `rows` itself.
+_EXTRA_PARAMS: dict[str, Callable[[list[dict[str, Any]]], dict[str, Any]]] = {"TurnAppended": plan_turn_links}
 
 
 def _current_form(event: StoredEvent) -> StoredEvent:

@@ -7,7 +7,7 @@ numbers, chains hashes, creates the :Event nodes with UNWIND and applies the pro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,13 @@ class AppendResult:
     skipped: int
     head_seq: int
     head_hash: str
+    # True when the append's guard refused it inside the transaction (nothing was written)
+    refused: bool = False
+
+
+# A condition checked inside an append's transaction, after the log's write lock is taken (so no other append
+# can change what it reads before the events are written): False refuses the append (agents/runs/claims.py).
+AppendGuard = Callable[[ManagedTransaction], bool]
 
 
 @dataclass(frozen=True)
@@ -114,8 +121,9 @@ class EventStore:
         if texts:
             self.encoder.encode(texts)
 
-    def append(self, events: Sequence[NewEvent]) -> AppendResult:
-        """Append events and project them atomically; events already in the log are skipped."""
+    def append(self, events: Sequence[NewEvent], guard: AppendGuard | None = None) -> AppendResult:
+        """Append events and project them atomically; events already in the log are skipped. A `guard` is
+        checked under the log's write lock: when it returns False nothing is written (`refused`)."""
         prepared: dict[str, tuple[NewEvent, dict[str, Any]]] = {}
         for new in events:
             payload = new.event.payload()
@@ -127,6 +135,8 @@ class EventStore:
             head = tx.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).single()
             assert head is not None
             seq, prev = int(head["seq"]), str(head["hash"])
+            if guard is not None and not guard(tx):
+                return AppendResult(0, len(events), seq, prev, refused=True)
             record = tx.run(load_cypher("log/existing_ids"), ids=list(prepared)).single()
             existing = set(record["existing"]) if record else set()
             recorded_at = now_iso()

@@ -12,7 +12,7 @@ index query ~4-5 ms; a filtered one ~17-22 ms).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -56,6 +56,7 @@ class CorpusStats:
     n_chunks: int
     total_chunks: int
     at: float
+    listed: bool = True  # doc_ids holds the corpus's documents (False: not read yet, the whole graph)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,13 @@ class KnowledgeChannels:
             return cached
         with self.driver.session(database=self.database) as session:
             total = session.run(load_cypher("query/count_chunks")).single()
+            if corpus.is_everything:
+                # The whole graph: the count store answers; the document list is read only if an exact scan
+                # needs it (a graph small enough for one), instead of every document every CORPUS_TTL_S.
+                n = int(total["n"]) if total else 0
+                stats = CorpusStats(doc_ids=(), filtered=False, n_chunks=n, total_chunks=n, at=now, listed=False)
+                self._stats[key] = stats
+                return stats
             rows = list(session.run(load_cypher("query/corpus_documents"), **corpus.cypher_params()))
         stats = CorpusStats(
             doc_ids=tuple(r["doc_id"] for r in rows),
@@ -109,6 +117,10 @@ class KnowledgeChannels:
         vec = vector.astype(np.float32).tolist()
         if stats.n_chunks <= self._exact_limit(stats):
             with self.driver.session(database=self.database) as session:
+                if not stats.listed:
+                    rows = list(session.run(load_cypher("query/corpus_documents"), **corpus.cypher_params()))
+                    stats = replace(stats, doc_ids=tuple(r["doc_id"] for r in rows), listed=True)
+                    self._stats[corpus.cache_key()] = stats
                 rows = list(
                     session.run(
                         load_cypher("query/semantic_chunks_exact"), vector=vec, doc_ids=list(stats.doc_ids), depth=depth
@@ -124,9 +136,13 @@ class KnowledgeChannels:
         corpus filter needs."""
         limit = _oversampled(chunks, stats)
         with self.driver.session(database=self.database) as session:
-            params = {"limit": limit, "depth": depth, "filtered": stats.filtered, **corpus.cypher_params(), **query}
-            rows = list(session.run(load_cypher(cypher), params))
-        n_raw = int(rows[0]["n_raw"]) if rows else limit
+            if stats.filtered:
+                params = {"limit": limit, "depth": depth, "filtered": True, **corpus.cypher_params(), **query}
+                rows = list(session.run(load_cypher(cypher), params))
+            else:
+                # No filter: the `_all` twin returns the same rows without the per-hit filter subquery.
+                rows = list(session.run(load_cypher(f"{cypher}_all"), {"limit": limit, "depth": depth, **query}))
+        n_raw = int(rows[0]["n_raw"]) if rows and stats.filtered else limit
         # The filter starved the channel when the index was cut at `limit` and the filter dropped part of it.
         starved = stats.filtered and n_raw >= limit and limit < stats.total_chunks
         return ChannelRun([_candidate(r) for r in rows], limit, starved=starved)

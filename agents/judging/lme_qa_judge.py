@@ -9,6 +9,7 @@ every verdict (QaAnswerJudged.prompt_sha256)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -56,11 +57,12 @@ def judge_qa_answer(
     question: str,
     reference: str,
     answer: str,
+    templates: Mapping[str, PromptTemplate] | None = None,
 ) -> QaAnswerJudged:
     """The verdict event for one answer; an invalid judge reply (after the client's re-asks) is recorded as
     `valid=False, correct=False` so it stays visible; endpoint errors propagate."""
     rule = grading_rule(question_id, question_type)
-    template = rule_prompt(rule)
+    template = templates[rule] if templates is not None else rule_prompt(rule)  # `eval qa --prompt` overrides
     label = {"preference": "Rubric", "abstention": "What is missing"}.get(rule, "Reference answer")
     messages = render_messages(
         template, question=question, reference_label=label, reference=reference, answer=answer or "(no answer)"

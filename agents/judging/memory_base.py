@@ -23,7 +23,7 @@ from graph.hashing import text_sha256
 if TYPE_CHECKING:
     from agents.prompts.registry import PromptSet
 
-Axis = Literal["integrity", "accuracy", "update"]
+Axis = Literal["integrity", "accuracy", "update", "qa"]
 Out = TypeVar("Out", bound=BaseModel)
 
 
@@ -39,13 +39,14 @@ class MemoryJudgeCall:
     prompts: PromptSet
     fact_id: str | None = None
     memory_id: str | None = None
+    item_id: str | None = None  # qa: the question answered from the memories
     memory_ids: frozenset[str] = field(default_factory=frozenset)
     fact_ids: frozenset[str] = field(default_factory=frozenset)
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
     def target_id(self) -> str:
-        return self.fact_id or self.memory_id or ""
+        return self.fact_id or self.memory_id or self.item_id or ""
 
     def inputs_sha256(self) -> str:
         """A hash of everything the judge sees (so a changed memory is judged again, not looked up)."""
@@ -90,21 +91,27 @@ class MemoryJudge(Generic[Out]):
         """The MemoryJudged fields of a reply that stayed invalid (none by default)."""
         return {}
 
-    def judge(self, call: MemoryJudgeCall) -> MemoryJudged:
+    def common_fields(self, call: MemoryJudgeCall) -> dict[str, Any]:
+        """The MemoryJudged fields every verdict of this judge on this target has (ids, model, prompt, hash)."""
         template = call.prompts[self.template.name]
-        common: dict[str, Any] = {
+        return {
             "judgment_id": memory_judgment_id(call, self.axis, template),
             "system": call.system,
             "profile_id": call.profile_id,
             "axis": self.axis,
             "fact_id": call.fact_id,
             "memory_id": call.memory_id,
+            "item_id": call.item_id,
             "judge_model": call.llm.model,
             "prompt_name": template.name,
             "prompt_version": template.version,
             "prompt_sha256": template.sha256,
             "inputs_sha256": call.inputs_sha256(),
         }
+
+    def judge(self, call: MemoryJudgeCall) -> MemoryJudged:
+        template = call.prompts[self.template.name]
+        common = self.common_fields(call)
         try:
             reply = call.llm.structured(
                 render_messages(template, **call.values),

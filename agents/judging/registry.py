@@ -20,6 +20,7 @@ from agents.judging.gotcha_judge import GotchaJudge
 from agents.judging.memory_accuracy_judge import MemoryAccuracyJudge
 from agents.judging.memory_base import MemoryJudge
 from agents.judging.memory_integrity_judge import MemoryIntegrityJudge
+from agents.judging.memory_qa_judge import MemoryQaJudge
 from agents.judging.memory_update_judge import MemoryUpdateJudge
 from agents.judging.quality_judge import QualityJudge
 from agents.prompts.template import PromptTemplate
@@ -122,5 +123,5 @@ for _judge in (AccuracyJudge(), QualityJudge(), ErrorAnalysisJudge()):
     register_judge(_judge)
 for _premise_judge in (AbstentionJudge(), GotchaJudge()):  # only abstention / gotcha items (judging/item_kinds.py)
     register_judge(_premise_judge)
-for _memory_judge in (MemoryIntegrityJudge(), MemoryAccuracyJudge(), MemoryUpdateJudge()):
+for _memory_judge in (MemoryIntegrityJudge(), MemoryAccuracyJudge(), MemoryUpdateJudge(), MemoryQaJudge()):
     register_judge(_memory_judge)

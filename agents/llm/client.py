@@ -308,9 +308,11 @@ class LLMClient:
         *,
         name: str,
         check: Callable[[T], str | None] | None = None,
+        max_tokens: int | None = None,
     ) -> StructuredReply[T]:
         """A reply parsed into `output` and accepted by `check` (which returns a problem or None); invalid
-        replies are answered with the problem and asked again, and LLMOutputError is raised at the end."""
+        replies are answered with the problem and asked again, and LLMOutputError is raised at the end.
+        `max_tokens` caps the reply (default: the role's setting)."""
         schema = output.model_json_schema()
         conversation = list(messages)
         if self.settings.structured_mode == "json_schema":
@@ -330,7 +332,7 @@ class LLMClient:
                 conversation.insert(0, {"role": "system", "content": instruction})
         replies: list[ChatReply] = []
         problem = ""
-        max_tokens: int | None = None
+        grown = False
         for _ in range(self.settings.invalid_output_retries + 1):
             reply = self.chat(conversation, response_format=response_format, max_tokens=max_tokens, cache_reply=False)
             replies.append(reply)
@@ -339,9 +341,9 @@ class LLMClient:
                 budget = max_tokens or self.settings.max_tokens
                 problem = f"the reply was cut off at max_tokens={budget} (finish_reason 'length')"
                 self.ledger.record_invalid(self.role)
-                if max_tokens is not None:
+                if grown:
                     break
-                max_tokens = budget * 2
+                max_tokens, grown = budget * 2, True
                 continue
             try:
                 value = output.model_validate_json(extract_json_object(reply.content or ""))

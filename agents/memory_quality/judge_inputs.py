@@ -1,9 +1,13 @@
 """The memory judges' inputs for one profile, built from the graph: one call per expected memory point
-(integrity), per extracted memory (accuracy) and per update point (update).
+(integrity), per extracted memory (accuracy), per update point (update) and per question (qa).
 
 A judge sees at most `max_memories` of the profile's memories: when a profile has more, the memories derived
 from the point's disclosing turns come first, then the others nearest to the point's text by cosine (the
-configured encoder); each verdict records how many it saw of how many (`details.memories_shown/total`)."""
+configured encoder); each verdict records how many it saw of how many (`details.memories_shown/total`).
+
+The QA axis retrieves for each question the `qa_k` memories nearest to the question text (cosine, the
+configured encoder), as a memory system's search would; the gold evidence turns play no part in it. Without
+an encoder the reader sees every memory up to `max_memories` (`details.selection` says which)."""
 
 from __future__ import annotations
 
@@ -16,10 +20,12 @@ from neo4j import Driver
 from agents.judging.memory_base import MemoryJudgeCall
 from agents.llm.client import LLMClient
 from agents.memory_quality.points import FactPoint, update_points
+from agents.memory_quality.questions import QaQuestion
 from agents.prompts.registry import PromptSet
 from graph.cypher_files import load_cypher
 
 DEFAULT_MAX_MEMORIES = 60
+DEFAULT_QA_K = 10
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,7 @@ class InputBuilder:
     prompts: PromptSet
     encoder: Any = None
     max_memories: int = DEFAULT_MAX_MEMORIES
+    qa_k: int = DEFAULT_QA_K
 
     def _vectors(self, texts: list[str]) -> list[np.ndarray | None]:
         if self.encoder is None or not texts:
@@ -156,6 +163,42 @@ class InputBuilder:
                     memory_id=m.memory_id,
                     fact_ids=frozenset(f.fact_id for f in points),
                     details={"source_turns": len(turns)},
+                )
+            )
+        return calls
+
+    def qa_calls(self, profile_id: str, questions: list[QaQuestion]) -> list[MemoryJudgeCall]:
+        if not questions:
+            return []
+        memories = load_profile_memories(self.driver, self.database, self.system, profile_id)
+        with_vectors = [m for m in memories if m.vector is not None]
+        nearest = self.encoder is not None and bool(with_vectors)
+        vectors = self._vectors([q.question for q in questions]) if nearest else [None] * len(questions)
+        reader_sha = self.prompts["answer_from_memories"].sha256
+        calls = []
+        for q, v in zip(questions, vectors, strict=True):
+            if nearest and v is not None:
+                ranked = sorted(with_vectors, key=lambda m: -float(np.dot(m.vector, v)))  # type: ignore[arg-type]
+                shown, selection = ranked[: self.qa_k], f"nearest {self.qa_k} by cosine"
+            else:
+                shown, selection = memories[: self.max_memories], "all (no encoder)"
+            type_line = f"(question type: {q.question_type})\n" if q.question_type else ""
+            calls.append(
+                MemoryJudgeCall(
+                    system=self.system,
+                    profile_id=profile_id,
+                    values={
+                        "question": q.question,
+                        "question_type_line": type_line,
+                        "reference_answer": q.reference_answer,
+                        "memories": _listing(shown),
+                        "reader_prompt_sha256": reader_sha,
+                    },
+                    llm=self.llm,
+                    prompts=self.prompts,
+                    item_id=q.item_id,
+                    memory_ids=frozenset(m.memory_id for m in shown),
+                    details={"memories_shown": len(shown), "memories_total": len(memories), "selection": selection},
                 )
             )
         return calls

@@ -1,6 +1,6 @@
 """Running the memory judges over a system's memory for some profiles: one verdict per target (expected
-point, extracted memory, update point), each appended as a MemoryJudged event. Resumable: verdicts already in
-the graph (same target, judge model, prompt and inputs) are not asked again. A judge reply that stays invalid
+point, extracted memory, update point, question), each appended as a MemoryJudged event. Resumable: verdicts
+already in the graph (same target, judge model, prompt and inputs) are not asked again. A judge reply that stays invalid
 is a recorded invalid verdict; an endpoint failure leaves its target unjudged (counted, with the error text)
 and the rerun asks again."""
 
@@ -16,8 +16,9 @@ from agents.judging.memory_base import MemoryJudge, MemoryJudgeCall, memory_judg
 from agents.llm.client import LLMClient
 from agents.llm.errors import LLMInterruptedError, LLMUnavailableError
 from agents.memory_quality.coverage import facts_by_profile
-from agents.memory_quality.judge_inputs import DEFAULT_MAX_MEMORIES, InputBuilder
+from agents.memory_quality.judge_inputs import DEFAULT_MAX_MEMORIES, DEFAULT_QA_K, InputBuilder
 from agents.memory_quality.points import load_fact_points
+from agents.memory_quality.questions import QaQuestion, load_questions
 from agents.prompts.registry import PromptSet
 from graph.cypher_files import load_cypher
 from graph.events import MemoryJudged, NewEvent
@@ -53,7 +54,11 @@ class JudgeOutcome:
         }
 
 
-def _calls_for(builder: InputBuilder, judge: MemoryJudge, profile_id: str, facts: list[Any]) -> list[MemoryJudgeCall]:
+def _calls_for(
+    builder: InputBuilder, judge: MemoryJudge, profile_id: str, facts: list[Any], questions: list[QaQuestion]
+) -> list[MemoryJudgeCall]:
+    if judge.axis == "qa":
+        return builder.qa_calls(profile_id, questions)
     if judge.axis == "integrity":
         return builder.integrity_calls(profile_id, facts)
     if judge.axis == "accuracy":
@@ -75,6 +80,7 @@ def run_memory_judges(
     prompts: PromptSet,
     *,
     max_memories: int = DEFAULT_MAX_MEMORIES,
+    qa_k: int = DEFAULT_QA_K,
     concurrency: int = 4,
     progress: Progress | None = None,
 ) -> JudgeOutcome:
@@ -82,11 +88,19 @@ def run_memory_judges(
     started = time.perf_counter()
     outcome = JudgeOutcome()
     facts = facts_by_profile(load_fact_points(store.driver, store.database, system, profile_ids))
-    builder = InputBuilder(store.driver, store.database, system, llm, prompts, store.encoder, max_memories)
+    builder = InputBuilder(store.driver, store.database, system, llm, prompts, store.encoder, max_memories, qa_k)
+    questions: dict[str, list[QaQuestion]] = {}
+    if any(j.axis == "qa" for j in judges):
+        for q in load_questions(store.driver, store.database, profile_ids):
+            questions.setdefault(q.profile_id, []).append(q)
     pending: list[tuple[MemoryJudge, MemoryJudgeCall]] = []
     for judge in judges:
         template = prompts[judge.template.name]
-        calls = [c for pid in profile_ids for c in _calls_for(builder, judge, pid, facts.get(pid, []))]
+        calls = [
+            c
+            for pid in profile_ids
+            for c in _calls_for(builder, judge, pid, facts.get(pid, []), questions.get(pid, []))
+        ]
         ids = {memory_judgment_id(c, judge.axis, template): c for c in calls}
         done = _existing(store, list(ids))
         outcome.targets[judge.name] = len(calls)

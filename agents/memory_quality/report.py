@@ -1,7 +1,8 @@
 """The memory-quality report: per system, the no-LLM coverage figures and the judged tables (integrity,
-accuracy, update; "all" and "valid" denominators; per fact kind) with one row per verdict linking the fact
-and the memory it judged into the graph browser. `./colabench eval memory` writes it as a report of kind
-`memory_quality`; evaluation reports show the same tables as a section (agents/reports/sections/)."""
+accuracy, update, qa; "all" and "valid" denominators; per fact kind or question type) with one row per
+verdict linking the fact, question and memory it judged into the graph browser. `./colabench eval memory`
+writes it as a report of kind `memory_quality`; evaluation reports show the same tables as a section
+(agents/reports/sections/)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from neo4j import Driver
 
 from agents.memory_quality.coverage import summarise_coverage
 from agents.memory_quality.points import load_fact_points, load_memory_rows, load_turn_counts
-from agents.memory_quality.scores import load_verdicts, score_tables
+from agents.memory_quality.questions import load_questions
+from agents.memory_quality.scores import CATEGORY_AXES, load_verdicts, score_tables
 
 NEEDS_LLM_NOTE = (
-    "the judged part (integrity, accuracy, update) needs an LLM for the `judge` role: set COLABENCH_LLM_BASE_URL "
+    "the judged part (integrity, accuracy, update, qa) needs an LLM for the `judge` role: set COLABENCH_LLM_BASE_URL "
     "(or COLABENCH_LLM_JUDGE_BASE_URL) and a model; only the no-LLM part is shown"
 )
 _CSS = """body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px}
@@ -36,7 +38,8 @@ def system_entry(
     turns = load_turn_counts(driver, database, system, profile_ids)
     coverage = summarise_coverage(system, profile_ids, facts, memories, turns)
     coverage.seconds = round(time.perf_counter() - started, 3)  # as compute_coverage measures it
-    tables, rows = score_tables(facts, memories, load_verdicts(driver, database, system, profile_ids))
+    questions = load_questions(driver, database, profile_ids)
+    tables, rows = score_tables(facts, memories, load_verdicts(driver, database, system, profile_ids), questions)
     rows.sort(key=lambda r: (r["axis"], r["valid"], r["score"] if r["score"] is not None else 3, r["judgment_id"]))
     return {
         "system": system,
@@ -110,23 +113,24 @@ _AXIS_TITLES = {
     "integrity": "Integrity (0/1/2 per expected memory point)",
     "accuracy": "Accuracy (0/1/2 per extracted memory; in gold = belongs to the gold facts)",
     "update": "Update (per superseding fact)",
+    "qa": "QA (per question answered from the memories only; kind = question type)",
 }
 
 
 def axis_header(axis: str) -> list[str]:
     head = ["kind", "n all", "n valid", "invalid", "unjudged"]
-    if axis == "update":
-        return head + [f"{c} all / valid" for c in ("correct", "hallucination", "omission", "other")]
+    if axis in CATEGORY_AXES:
+        return head + [f"{c} all / valid" for c in CATEGORY_AXES[axis]]
     head += ["0 / 1 / 2", "score all", "score valid", "score 2 all", "score 2 valid"]
     return head + (["in gold all", "in gold valid"] if axis == "accuracy" else [])
 
 
 def axis_cells(axis: str, r: dict[str, Any]) -> list[str]:
     cells = [r["kind"], str(r["n_all"]), str(r["n_valid"]), str(r["n_invalid"]), str(r["n_unjudged"])]
-    if axis == "update":
+    if axis in CATEGORY_AXES:
         return cells + [
             f"{_pct(r['rates_all'].get(c))} / {_pct(r['rates_valid'].get(c))} ({r['counts'].get(c, 0)})"
-            for c in ("correct", "hallucination", "omission", "other")
+            for c in CATEGORY_AXES[axis]
         ]
     counts = r["counts"]
     cells += [
@@ -142,7 +146,7 @@ def axis_cells(axis: str, r: dict[str, Any]) -> list[str]:
 def _verdict_text(row: dict[str, Any]) -> str:
     if not row["valid"]:
         return "invalid reply"
-    if row["axis"] == "update":
+    if row["axis"] in CATEGORY_AXES:
         return str(row["category"])
     gold = "" if row["in_gold"] is None else (" in gold" if row["in_gold"] else " not in gold")
     return f"{row['score']}{gold}"
@@ -203,13 +207,14 @@ def systems_html(systems: list[dict[str, Any]], heading: str = "h2") -> str:
         if s["memory_judgments"]:
             parts.append(
                 f"<details><summary>verdicts ({s['n_judgment_rows']})</summary><table><tr><th>axis</th>"
-                "<th>verdict</th><th>fact</th><th>memory</th><th>kind</th><th>reason</th></tr>"
+                "<th>verdict</th><th>fact / question</th><th>memory</th><th>kind</th><th>reason</th></tr>"
             )
             for r in s["memory_judgments"]:
                 reason = "<span class='muted'>hidden: gold</span>" if r["reason"] is None else escape(r["reason"])
                 parts.append(
                     f"<tr><td>{_link(r['judgment_id'])}<br>{escape(r['axis'])}</td><td>{escape(_verdict_text(r))}</td>"
-                    f"<td>{_link(r['fact_id'])}</td><td>{_link(r['memory_id'])}</td><td>{escape(r['kind'])}</td>"
+                    f"<td>{_link(r['fact_id'] or r.get('item_id'))}</td><td>{_link(r['memory_id'])}</td>"
+                    f"<td>{escape(r['kind'])}</td>"
                     f"<td>{reason}</td></tr>"
                 )
             parts.append("</table></details>")

@@ -1,10 +1,11 @@
 """Memory-quality tables from the recorded MemoryJudged verdicts, with HaluMem's two denominators.
 
 For each axis the targets are the current ones: expected points (integrity), live memories (accuracy),
-update points (update). The latest verdict of a target counts. "all" divides by every target (a target whose
-judge reply stayed invalid, or that is not judged yet, counts as a failure); "valid" divides by the targets
-with a valid verdict only. Per fact kind: a point's kind is its fact's category; a memory's kinds are those of
-the facts its source turns disclose (or "(no disclosing turn)")."""
+update points (update), questions with a reference answer (qa). The latest verdict of a target counts.
+"all" divides by every target (a target whose judge reply stayed invalid, or that is not judged yet, counts
+as a failure); "valid" divides by the targets with a valid verdict only. Per fact kind: a point's kind is
+its fact's category; a memory's kinds are those of the facts its source turns disclose (or "(no disclosing
+turn)"); a question's kind is its question type."""
 
 from __future__ import annotations
 
@@ -15,11 +16,15 @@ from neo4j import Driver
 from pydantic import BaseModel, Field
 
 from agents.memory_quality.points import FactPoint, MemoryRow, update_points
+from agents.memory_quality.questions import QaQuestion
 from graph.cypher_files import load_cypher
 
 NO_DISCLOSING_TURN = "(no disclosing turn)"
 ALL_KINDS = "all"
 UPDATE_CATEGORIES = ("correct", "hallucination", "omission", "other")
+QA_CATEGORIES = ("correct", "hallucination", "omission")
+CATEGORY_AXES = {"update": UPDATE_CATEGORIES, "qa": QA_CATEGORIES}
+AXES = ("integrity", "accuracy", "update", "qa")
 
 
 class AxisRow(BaseModel):
@@ -37,7 +42,7 @@ class AxisRow(BaseModel):
     full_valid: float | None = None
     in_gold_all: float | None = None  # accuracy: share in the gold facts
     in_gold_valid: float | None = None
-    rates_all: dict[str, float | None] = Field(default_factory=dict)  # update: category -> share
+    rates_all: dict[str, float | None] = Field(default_factory=dict)  # update, qa: category -> share
     rates_valid: dict[str, float | None] = Field(default_factory=dict)
 
 
@@ -73,7 +78,7 @@ def _row(kind: str, targets: list[str], verdicts: dict[str, dict[str, Any]], axi
             row.n_invalid += 1
             continue
         row.n_valid += 1
-        if axis == "update":
+        if axis in CATEGORY_AXES:
             categories[str(v["category"])] += 1
         else:
             score = int(v["score"])
@@ -81,8 +86,8 @@ def _row(kind: str, targets: list[str], verdicts: dict[str, dict[str, Any]], axi
             total += score
             full += score == 2
             in_gold += bool(v["in_gold"])
-    if axis == "update":
-        row.counts = {c: categories.get(c, 0) for c in UPDATE_CATEGORIES}
+    if axis in CATEGORY_AXES:
+        row.counts = {c: categories.get(c, 0) for c in CATEGORY_AXES[axis]}
         row.rates_all = {c: _ratio(n, row.n_all) for c, n in row.counts.items()}
         row.rates_valid = {c: _ratio(n, row.n_valid) for c, n in row.counts.items()}
         return row
@@ -111,13 +116,20 @@ def latest_by_target(verdicts: list[dict[str, Any]]) -> dict[tuple[str, str], di
     """(axis, profile|target) -> the verdict with the highest seq."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for v in sorted(verdicts, key=lambda v: v["seq"]):
-        target = v["fact_id"] if v["axis"] in ("integrity", "update") else v["memory_id"]
+        axis = v["axis"]
+        if axis in ("integrity", "update"):
+            target = v["fact_id"]
+        else:
+            target = v.get("item_id") if axis == "qa" else v["memory_id"]
         out[(v["axis"], f"{v['profile_id']}|{target}")] = v
     return out
 
 
 def score_tables(
-    facts: list[FactPoint], memories: list[MemoryRow], verdicts: list[dict[str, Any]]
+    facts: list[FactPoint],
+    memories: list[MemoryRow],
+    verdicts: list[dict[str, Any]],
+    questions: list[QaQuestion] | None = None,
 ) -> tuple[list[AxisTable], list[dict[str, Any]]]:
     """The axis tables (only axes with at least one verdict) and the verdict rows that count in them."""
     latest = latest_by_target(verdicts)
@@ -126,6 +138,7 @@ def score_tables(
         "integrity": defaultdict(list),
         "accuracy": defaultdict(list),
         "update": defaultdict(list),
+        "qa": defaultdict(list),
     }
     row_kind: dict[tuple[str, str], str] = {}
     for f in facts:
@@ -137,6 +150,10 @@ def score_tables(
         key = f"{newer.profile_id}|{newer.fact_id}"
         targets["update"][newer.kind].append(key)
         row_kind[("update", key)] = newer.kind
+    for q in questions or []:
+        key = f"{q.profile_id}|{q.item_id}"
+        targets["qa"][q.kind].append(key)
+        row_kind[("qa", key)] = q.kind
     for m in memories:
         key = f"{m.profile_id}|{m.memory_id}"
         kinds = sorted({kind_of.get((m.profile_id, fid), NO_DISCLOSING_TURN) for fid in m.anchored_fact_ids})
@@ -145,7 +162,7 @@ def score_tables(
         row_kind[("accuracy", key)] = ", ".join(kinds or [NO_DISCLOSING_TURN])
     tables = []
     rows = []
-    for axis in ("integrity", "accuracy", "update"):
+    for axis in AXES:
         verdicts_of_axis = {key: v for (a, key), v in latest.items() if a == axis}
         current = {t for ts in targets[axis].values() for t in ts}
         if not any(key in current for key in verdicts_of_axis):
@@ -163,6 +180,7 @@ def score_tables(
                     "profile_id": v["profile_id"],
                     "fact_id": v["fact_id"],
                     "memory_id": v["memory_id"],
+                    "item_id": v.get("item_id"),
                     "score": v["score"],
                     "category": v["category"],
                     "in_gold": v["in_gold"],

@@ -12,6 +12,8 @@ from typing import Any
 from agents.prompts.answering import ANSWER, ANSWER_ATTRIBUTION_BLOCK, ANSWER_FINAL, ANSWER_STATE_BLOCK
 from agents.prompts.output import JSON_OBJECT_INSTRUCTION, STRUCTURED_REPAIR
 from agents.prompts.pins import load_override
+from agents.prompts.qa_judging import QA_JUDGE_PROMPTS
+from agents.prompts.qa_reading import QA_FACTS, QA_READER_DIRECT, QA_READER_NOTES
 from agents.prompts.state import STATE_SUMMARY
 from agents.prompts.template import PromptError, PromptTemplate
 from graph.config_file import read_table
@@ -23,6 +25,7 @@ _FIXED = frozenset({JSON_OBJECT_INSTRUCTION.name, STRUCTURED_REPAIR.name})
 def builtin_prompts() -> dict[str, PromptTemplate]:
     """Every template of the project by name (the judges' come from the judge registry)."""
     from agents.judging.registry import judge_templates
+    from agents.prompts.synthesis import synthesis_templates
 
     templates = [
         ANSWER,
@@ -31,6 +34,11 @@ def builtin_prompts() -> dict[str, PromptTemplate]:
         ANSWER_FINAL,
         STATE_SUMMARY,
         *judge_templates(),
+        *synthesis_templates(),
+        QA_READER_DIRECT,  # eval qa: readers, key-fact extraction and the per-rule judges
+        QA_READER_NOTES,
+        QA_FACTS,
+        *QA_JUDGE_PROMPTS.values(),
         JSON_OBJECT_INSTRUCTION,
         STRUCTURED_REPAIR,
     ]

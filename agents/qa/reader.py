@@ -74,9 +74,16 @@ def _turn_order(turn_id: str) -> tuple[int, str]:
     return (int(tail), "") if tail.isdigit() else (0, turn_id)
 
 
-def read_answer(llm: LLMClient, question: QaQuestion, units: Sequence[HistoryUnit], mode: str) -> ReaderResult:
-    """The reader's answer (endpoint errors and an invalid Chain-of-Note reply propagate as LLM errors)."""
-    template = reader_prompt(mode)
+def read_answer(
+    llm: LLMClient,
+    question: QaQuestion,
+    units: Sequence[HistoryUnit],
+    mode: str,
+    template: PromptTemplate | None = None,
+) -> ReaderResult:
+    """The reader's answer (endpoint errors and an invalid Chain-of-Note reply propagate as LLM errors);
+    `template` replaces the mode's built-in prompt (`eval qa --prompt`)."""
+    template = template or reader_prompt(mode)
     messages = render_messages(
         template,
         history=history_json(units),

@@ -15,13 +15,13 @@ from typing import Any
 
 from agents.judging.lme_qa_judge import judge_qa_answer
 from agents.llm.client import LLMClient
-from agents.prompts.qa_judging import QA_JUDGE_PROMPTS
-from agents.prompts.qa_reading import QA_FACTS
+from agents.prompts.registry import PromptSet
 from agents.qa.errors import QaError
 from agents.qa.facts import llm_fact_extractor
 from agents.qa.feeds import FeedConfig, PreparedQuestion, feed_units, prepare_question
 from agents.qa.history import QaQuestion, load_histories, load_questions
-from agents.qa.reader import READERS, read_answer, reader_prompt
+from agents.qa.prompts import QaPrompts
+from agents.qa.reader import READERS, read_answer
 from agents.qa.summary import AnswerRow, QaRunSummary, answer_rows, summarise_run
 from graph.events import NewEvent, QaAnswered, QaRunStarted
 from graph.hashing import canonical_json, text_sha256
@@ -68,6 +68,7 @@ def run_qa(
     say: Say | None = None,
     progress_every_s: float = 5.0,
     flush_every_s: float = 2.0,
+    prompts: PromptSet | None = None,
 ) -> QaRunOutcome:
     """Run (or resume) the QA run of this configuration; `reader_llm`/`judge_llm` None means retrieval only.
 
@@ -96,11 +97,10 @@ def run_qa(
         "facts": fact_llm.model if fact_llm and feed.key_expansion == "facts" else None,
         "encoder": store.encoder.encoder_id if store.encoder is not None else None,
     }
-    prompts = {reader_prompt(reader).name: reader_prompt(reader).sha256}
-    prompts.update({t.name: t.sha256 for t in QA_JUDGE_PROMPTS.values()})
-    if feed.key_expansion == "facts":
-        prompts[QA_FACTS.name] = QA_FACTS.sha256
-    run_id = qa_run_id(dataset.name, item_ids, {**config, "models": models, "prompts": prompts})
+    qa_prompts = QaPrompts.resolve(prompts, reader)
+    hashes = qa_prompts.hashes(feed.key_expansion)
+    run_id = qa_run_id(dataset.name, item_ids, {**config, "models": models, "prompts": hashes})
+    config["prompts"] = qa_prompts.records(feed.key_expansion)  # after the id: same command, same run as before
     notes = list(dataset.notes)
     if not retrieval_only:
         store.append(
@@ -113,14 +113,14 @@ def run_qa(
                         item_ids=item_ids,
                         config=config,
                         models=models,
-                        prompt_hashes=prompts,
+                        prompt_hashes=hashes,
                     ),
                     ACTOR,
                 )
             ]
         )
     done = {r.item_id: r for r in answer_rows(store, run_id, questions)} if not retrieval_only else {}
-    extractor = llm_fact_extractor(fact_llm) if fact_llm is not None else None
+    extractor = llm_fact_extractor(fact_llm, qa_prompts.facts) if fact_llm is not None else None
     outcome = QaRunOutcome(run_id, config, summarise_run(run_id, feed.label(), []), retrieval_only=retrieval_only)
     embedder = QueryEmbedder(store.encoder) if store.encoder is not None and feed.feed == "rag" else None
     t0 = time.perf_counter()
@@ -169,6 +169,7 @@ def run_qa(
                     q,
                     prepared[q.item_id],
                     done.get(q.item_id),
+                    qa_prompts,
                 )
                 outcome.llm_seconds += llm_s
             outcome.per_question_ms.append((time.perf_counter() - started) * 1000)
@@ -241,6 +242,7 @@ def _answer_and_judge(
     q: QaQuestion,
     prepared: PreparedQuestion,
     row: AnswerRow | None,
+    qa_prompts: QaPrompts,
 ) -> float:
     """Answer (unless answered before) and judge one question, queueing its events; seconds inside LLM calls."""
     phases = outcome.phase_ms
@@ -251,7 +253,7 @@ def _answer_and_judge(
         started = time.perf_counter()
         fed = feed_units(feed, prepared)
         phases["feed"] = phases.get("feed", 0.0) + (time.perf_counter() - started) * 1000
-        result = read_answer(reader_llm, q, fed.units, reader)
+        result = read_answer(reader_llm, q, fed.units, reader, qa_prompts.reader)
         phases["reader"] = phases.get("reader", 0.0) + result.seconds * 1000
         llm_s += result.seconds
         answer_text = result.answer
@@ -284,6 +286,7 @@ def _answer_and_judge(
             question=q.question,
             reference=q.reference_answer,
             answer=answer_text,
+            templates=qa_prompts.judges,
         )
     except BaseException:
         # Keep the answer (the rerun only judges it); the caller appends what is pending and stops.

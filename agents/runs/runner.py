@@ -20,6 +20,8 @@ from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from neo4j import ManagedTransaction
+
 from agents.answerer import AgentTask, AnsweringAgent
 from agents.judging.reference import MaterialSource
 from agents.llm.accounting import UsageLedger
@@ -33,13 +35,15 @@ from agents.memory.registry import get_memory_system
 from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
 from agents.runs.attempt import AttemptOutcome, attempt_complete, failed_attempt_events, process_attempt
+from agents.runs.claims import ClaimLost, Claims
 from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.record import library_versions
 from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
 from agents.tools.execution import SearchBackend
+from graph.cypher_files import load_cypher
 from graph.events import EndpointFailed, NewEvent, RunFinished, RunLeftIncomplete, RunStarted
-from graph.store import EventStore
+from graph.store import AppendGuard, EventStore
 
 
 class BatchProgress(Protocol):
@@ -126,8 +130,13 @@ def execute_batch(
     progress: BatchProgress | None = None,
     retry_failed: bool = False,
     grace_s: float = 5.0,
+    claims: Claims | None = None,
 ) -> BatchReport:
     """Run (or resume) every run of the batch; returns per-run status and counts, and LLM usage.
+
+    With `claims` this process is one of several workers on the batch (agents/runs/claims.py): each attempt is
+    claimed before it starts and skipped while another worker holds it; the worker then waits for the attempts
+    others hold (taking over those whose claim expires) before it ends the runs.
 
     A state summary or memory build that fails for a profile fails only the attempts that need it (with the
     reason); attempts whose endpoint refused the request are tried again only with `retry_failed`. On Ctrl-C
@@ -181,10 +190,16 @@ def execute_batch(
     cut = [c.item_id for c in contexts.values() if c.before_turn_id is not None]
     if cut:
         notes.append(
-            f"{len(cut)} item(s) have history after the request: memory searches stop at the request, but the "
-            "state summary covers the whole history"
+            f"{len(cut)} item(s) have history after the request: memory searches and the state list stop at the "
+            "request (states drawn from later turns are left out)"
         )
     states = {p: profile_states(store, p) for p in profiles} if summaries else {}
+    # An item whose history continues after its request sees only the states drawn from turns before it.
+    cut_states = {
+        c.item_id: profile_states(store, c.profile_id, c.cutoff)
+        for c in contexts.values()
+        if summaries and c.cutoff is not None
+    }
 
     agents: dict[str, AnsweringAgent] = {}
     # the judge panel's other models (the first of --judge-models is the judge role's own model)
@@ -203,7 +218,8 @@ def execute_batch(
         progress_state = run_progress(store, run.run_id)
         if not progress_state["exists"]:
             store.append(
-                [
+                guard=None if claims is None else _run_absent(run.run_id),
+                events=[
                     NewEvent(
                         RunStarted(
                             run_id=run.run_id,
@@ -286,9 +302,35 @@ def execute_batch(
     outcomes: dict[str, list[AttemptOutcome]] = {r.run_id: [] for r in plan.runs}
     timings_lock = threading.Lock()
 
+    held_elsewhere: list[tuple[PlannedRun, str]] = []  # worker mode: attempts another worker held when tried
+    tried: set[str] = set()  # worker mode: attempts this worker claimed (each is worked on once per invocation)
+
     def work(run: PlannedRun, item_id: str) -> None:
+        if claims is None:
+            attempt(run, item_id, store, done_before[run.run_id].get(item_id) or {})
+            return
+        attempt_id = run.attempt_id(item_id)
+        if not claims.claim(run.run_id, item_id, attempt_id):
+            with timings_lock:
+                held_elsewhere.append((run, item_id))
+            return
+        with timings_lock:
+            tried.add(attempt_id)
+        try:
+            previous = claims.progress(attempt_id)  # read after the claim: another worker may have finished it
+            complete = attempt_complete(previous, run, item_id, judges, roles, prompts, panel_models)
+            if complete or (_refused(previous) and not retry_failed):
+                progress.item_done(run.run_id)
+                return
+            attempt(run, item_id, claims.store_for(attempt_id), previous)
+        except ClaimLost as lost:
+            with timings_lock:
+                notes.append(str(lost))
+        finally:
+            claims.release(attempt_id)
+
+    def attempt(run: PlannedRun, item_id: str, store: EventStore, previous: dict[str, Any]) -> None:
         ctx = contexts[item_id]
-        previous = done_before[run.run_id].get(item_id) or {}
         missing = [f for (p, _), f in failed.items() if p == ctx.profile_id and _needs(run, f)]
         if missing and previous.get("status") != "answered":
             f = missing[0]
@@ -306,7 +348,9 @@ def execute_batch(
             question=ctx.question,
             asked_at=ctx.asked_at,
             before_turn_id=ctx.before_turn_id,
-            states=tuple(states.get(ctx.profile_id, ())) if run.method.state_in_prompt else (),
+            states=(
+                tuple(cut_states.get(item_id, states.get(ctx.profile_id, ()))) if run.method.state_in_prompt else ()
+            ),
         )
         outcome = process_attempt(
             store,
@@ -329,11 +373,20 @@ def execute_batch(
 
     # Recipes that rank with a memory system's own search (Graphiti) need that search open while attempts run.
     with sdk_rankers(store, {r.method.memory_system for r in plan.runs}):
-        _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
+        if claims is None:
+            _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
+        else:
+            with claims:
+                _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
+                _wait_for_others(
+                    claims, held_elsewhere, tried, work, concurrency, progress,
+                    on_interrupt=roles.interrupt, grace_s=grace_s,
+                )
 
     summaries_out = [
         _finish_run(
-            store, run, plan, judges, roles, prompts, usage=ledgers[run.run_id], did_work=bool(pending[run.run_id])
+            store, run, plan, judges, roles, prompts, usage=ledgers[run.run_id], did_work=bool(pending[run.run_id]),
+            claims=claims, notes=notes,
         )
         for run in plan.runs
     ]
@@ -450,6 +503,8 @@ def _finish_run(
     *,
     usage: UsageLedger,
     did_work: bool,
+    claims: Claims | None = None,
+    notes: list[str] | None = None,
 ) -> RunSummary:
     state = run_progress(store, run.run_id)
     attempts = {a["item_id"]: a for a in state["attempts"]}
@@ -482,5 +537,77 @@ def _finish_run(
             if status == "finished"
             else RunLeftIncomplete(run_id=run.run_id, counts=counts, usage=total.as_dict())
         )
-        store.append([NewEvent(ended, actor="runner")])
+        guard = None if claims is None or status != "finished" else _run_not_finished(run.run_id)
+        if store.append([NewEvent(ended, actor="runner")], guard=guard).refused and notes is not None:
+            notes.append(
+                f"{run.method.name}: another worker ended the run first; this worker's LLM usage "
+                f"({usage.as_dict().get('total', {}).get('calls', 0)} calls) is not in the run's record"
+            )
     return RunSummary(run_id=run.run_id, method=run.method.name, status=status, counts=counts)
+
+
+def _run_absent(run_id: str) -> AppendGuard:
+    """Worker mode: only the first worker records the run's RunStarted."""
+
+    def check(tx: ManagedTransaction) -> bool:
+        record = tx.run(load_cypher("agents/run_finished"), run_id=run_id).single()
+        return record is None or not record["exists"]
+
+    return check
+
+
+def _run_not_finished(run_id: str) -> AppendGuard:
+    """Worker mode: one RunFinished per run, whichever worker ends it first."""
+
+    def check(tx: ManagedTransaction) -> bool:
+        record = tx.run(load_cypher("agents/run_finished"), run_id=run_id).single()
+        return record is None or not record["finished"]
+
+    return check
+
+
+def _wait_for_others(
+    claims: Claims,
+    held: list[tuple[PlannedRun, str]],
+    tried: set[str],
+    work: Callable[[PlannedRun, str], None],
+    concurrency: int,
+    progress: BatchProgress,
+    *,
+    on_interrupt: Callable[[], None],
+    grace_s: float,
+) -> None:
+    """Worker mode, after this worker's pass: wait for the attempts other workers held. One whose claim was
+    released is settled (its worker is done with it); one whose claim expired unreleased (a dead worker) is taken
+    over. Polls at least every ttl/4 seconds (at most 2 s)."""
+    poll_s = min(2.0, claims.ttl_s / 4)
+    announced = False
+    while held:
+        waiting = list(held)
+        held.clear()
+        states = claims.states([run.attempt_id(item_id) for run, item_id in waiting])
+        now = claims.clock()
+        again: list[tuple[PlannedRun, str]] = []
+        soonest: float | None = None
+        for run, item_id in waiting:
+            state = states.get(run.attempt_id(item_id))
+            if state is not None and state.state == "released" and state.worker != claims.worker:
+                progress.item_done(run.run_id)
+            elif state is not None and state.held_by_other(claims.worker, now):
+                held.append((run, item_id))
+                if state.expires_at is not None:
+                    left = (state.expires_at - now).total_seconds()
+                    soonest = left if soonest is None else min(soonest, left)
+            elif run.attempt_id(item_id) not in tried:
+                again.append((run, item_id))
+        if again:
+            _run_pool(again, work, concurrency, on_interrupt=on_interrupt, grace_s=grace_s)
+        elif held:
+            if not announced:
+                progress.stage(f"waiting for {len(held)} attempt(s) other workers hold (or for their claims to expire)")
+                announced = True
+            try:
+                time.sleep(max(0.05, min(poll_s, soonest if soonest is not None else poll_s)))
+            except KeyboardInterrupt:
+                on_interrupt()
+                raise BatchInterrupted(0) from None

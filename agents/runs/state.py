@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agents.history import last_turn_before
+from agents.history_cutoff import item_cutoff_turn, item_metadata
 from agents.memory.state_summary import STATE_SYSTEM
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
+from query.memory_channels import Cutoff
 from query.results import StateHit
 from query.states import profile_states as load_states
 
@@ -24,6 +25,8 @@ class ItemContext:
     question: str
     asked_at: str | None
     before_turn_id: str | None
+    # the same cut-off as session/turn ordinals, for the state list (None: the whole history is visible)
+    cutoff: Cutoff | None = None
 
 
 def latest_accuracy(store: EventStore, attempt_id: str) -> tuple[str | None, str]:
@@ -52,21 +55,26 @@ def item_contexts(store: EventStore, item_ids: list[str]) -> dict[str, ItemConte
     """The agent's view of each item, with the history cut-off when turns follow the request."""
     with store.driver.session(database=store.database) as session:
         records = list(session.run(load_cypher("agents/item_contexts"), item_ids=item_ids))
-    return {
-        r["item_id"]: ItemContext(
+    contexts: dict[str, ItemContext] = {}
+    for r in records:
+        turns = list(r["turns"])
+        cut_id = item_cutoff_turn(item_metadata(r["metadata"]), turns, r["asked_at"])
+        cut = next((t for t in turns if t["id"] == cut_id), None) if cut_id else None
+        contexts[r["item_id"]] = ItemContext(
             item_id=r["item_id"],
             profile_id=r["profile_id"],
             question=r["question"],
             asked_at=r["asked_at"],
-            before_turn_id=last_turn_before(list(r["turns"]), r["asked_at"]),
+            before_turn_id=cut_id,
+            cutoff=Cutoff(cut_id, int(cut["session_ordinal"]), int(cut["ordinal"])) if cut_id and cut else None,
         )
-        for r in records
-    }
+    return contexts
 
 
-def profile_states(store: EventStore, profile_id: str) -> list[StateHit]:
-    """The active states of the profile's MemKB state summary, for the system prompt."""
-    states, _notes = load_states(store.driver, store.database, profile_id, STATE_SYSTEM)
+def profile_states(store: EventStore, profile_id: str, cutoff: Cutoff | None = None) -> list[StateHit]:
+    """The active states of the profile's MemKB state summary visible at the item's history cut-off (all of
+    them without one), for the system prompt."""
+    states, _notes = load_states(store.driver, store.database, profile_id, STATE_SYSTEM, cutoff)
     return states
 
 

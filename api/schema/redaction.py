@@ -29,13 +29,18 @@ GOLD_FIELDS: dict[str, frozenset[str]] = {
     "Adjudication": frozenset({"reason"}),
     "QaJudgment": frozenset({"rationale", "problem"}),  # eval qa verdicts: the judge may quote the reference
     "MemoryJudgment": frozenset({"reason", "problem"}),  # eval memory verdicts: the reason quotes private facts
+    # Synthesis: a reviewer's or gate's reasons about an item draft may quote its reference answer; the blind
+    # solver's answer and the comparator's notes are graded against it.
+    "SynthesisDraft": frozenset({"reasons", "problem", "blind_answer", "comparator_notes"}),
+    "Verification": frozenset({"reasons", "problem", "blind_answer", "comparator_notes"}),
 }
 
 # Keys whose value belongs to the record holding them (a judgment's `details`): redacted as that record's kind.
 _OWN_PARTS = frozenset({"details"})
 
 EVENT_KINDS = {"RequirementMapped": "Requirement", "AnswerJudged": "Judgment", "AnswerAdjudicated": "Adjudication",
-               "QaAnswerJudged": "QaJudgment", "MemoryJudged": "MemoryJudgment"}
+               "QaAnswerJudged": "QaJudgment", "MemoryJudged": "MemoryJudgment",
+               "SynthesisDraftRecorded": "SynthesisDraft", "ItemVerified": "Verification"}
 
 CONTAINER_KINDS = {"requirements": "Requirement", "judgments": "Judgment", "adjudications": "Adjudication",
                    "qa_judgments": "QaJudgment", "memory_judgments": "MemoryJudgment"}

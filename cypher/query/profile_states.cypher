@@ -11,5 +11,6 @@ WITH st, collect(t.id) AS turn_ids,
 RETURN st.id AS state_id, st.text AS text, coalesce(st.concerns, '') AS concerns,
        coalesce(st.time_context, '') AS time_context, coalesce(st.unresolved, []) AS unresolved,
        turn_ids AS source_turn_ids,
-       $cut_session IS NULL OR all(v IN visible WHERE v) AS visible
+       // under a cut-off a state without source turns is left out, like a memory card (it may come from later)
+       $cut_session IS NULL OR (size(visible) > 0 AND all(v IN visible WHERE v)) AS visible
 ORDER BY st.id

@@ -18,3 +18,6 @@ CREATE CONSTRAINT memory_build_step_id_unique IF NOT EXISTS FOR (n:MemoryBuildSt
 CREATE CONSTRAINT adjudication_id_unique IF NOT EXISTS FOR (n:Adjudication) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT memory_judgment_id_unique IF NOT EXISTS FOR (n:MemoryJudgment) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT ingest_id_unique IF NOT EXISTS FOR (n:Ingest) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT synthesis_run_id_unique IF NOT EXISTS FOR (n:SynthesisRun) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT synthesis_draft_id_unique IF NOT EXISTS FOR (n:SynthesisDraft) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT synthesis_stage_id_unique IF NOT EXISTS FOR (n:SynthesisStage) REQUIRE n.id IS UNIQUE;

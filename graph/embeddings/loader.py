@@ -17,6 +17,7 @@ from graph.errors import UsageError
 ENCODER_ENV = "COLABENCH_ENCODER"
 BASE_URL_ENV = "COLABENCH_EMBEDDINGS_BASE_URL"
 API_KEY_ENV = "COLABENCH_EMBEDDINGS_API_KEY"
+CONCURRENCY_ENV = "COLABENCH_EMBEDDINGS_CONCURRENCY"  # requests in flight per encode call (default 4)
 DEFAULT_ENCODER = "minilm"
 CHOICES = {
     "minilm": "all-MiniLM-L6-v2 on onnxruntime fp32 (default; within 1e-6 cosine of minilm-st, faster)",
@@ -56,8 +57,12 @@ def make_encoder(name: str | None = None) -> Encoder:
                 f"encoder {name!r} needs the endpoint's base URL in ${BASE_URL_ENV} "
                 "(e.g. https://api.openai.com/v1 or http://localhost:8000/v1)"
             )
+        concurrency = os.environ.get(CONCURRENCY_ENV, "").strip() or "4"
+        if not concurrency.isdigit() or int(concurrency) < 1:
+            raise UsageError(f"${CONCURRENCY_ENV} must be a whole number >= 1, got {concurrency!r}")
         return OpenAIEncoder(
-            base_url=base_url, model=model, dim=int(dim_text), api_key=os.environ.get(API_KEY_ENV) or None
+            base_url=base_url, model=model, dim=int(dim_text), api_key=os.environ.get(API_KEY_ENV) or None,
+            concurrency=int(concurrency),
         )
     raise UsageError(f"unknown encoder {name!r}; choose one of: {_choices_text()}")
 

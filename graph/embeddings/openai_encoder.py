@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,6 +15,8 @@ from graph.errors import UsageError
 
 # The OpenAI API accepts at most 2048 inputs per request; smaller requests keep retries cheap.
 DEFAULT_REQUEST_SIZE = 256
+# Requests of one `encode` call in flight at once (the endpoint's latency, not our CPU, bounds one request).
+DEFAULT_CONCURRENCY = 4
 
 
 def _host_of(base_url: str) -> str:
@@ -40,11 +43,15 @@ class OpenAIEncoder:
         request_size: int = DEFAULT_REQUEST_SIZE,
         timeout_s: float = 60.0,
         max_retries: int = 2,
+        concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
         if request_size < 1:
             raise ValueError(f"request_size must be >= 1, got {request_size}")
+        if concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, got {concurrency}")
+        self.concurrency = concurrency
         self._host = _host_of(base_url)
         self.base_url = base_url
         self.model = model
@@ -80,26 +87,40 @@ class OpenAIEncoder:
             return self._client
 
     def encode(self, texts: Sequence[str]) -> Vectors:
-        """Unit-length float32 vectors of shape (len(texts), dim), in input order (one request per
-        `request_size` texts). Raises ValueError if the endpoint answers with the wrong count or size."""
+        """Unit-length float32 vectors of shape (len(texts), dim), in input order: one request per
+        `request_size` texts, up to `concurrency` requests in flight at once. Raises ValueError if the endpoint
+        answers with the wrong count or size (the first failing request's error is raised)."""
         if not texts:
             return empty_vectors(self.dim)
         client = self._get_client()
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(texts), self.request_size):
-            chunk = list(texts[start : start + self.request_size])
-            response = client.embeddings.create(model=self.model, input=chunk, encoding_format="float")
-            items = sorted(response.data, key=lambda item: item.index)
-            if [item.index for item in items] != list(range(len(chunk))):
-                raise ValueError(
-                    f"{self.encoder_id}: asked for {len(chunk)} embeddings, got indices "
-                    f"{[item.index for item in items][:10]}..."
-                )
-            for item in items:
-                if len(item.embedding) != self.dim:
-                    raise ValueError(
-                        f"{self.encoder_id}: endpoint returned {len(item.embedding)}-dim vectors, "
-                        f"configured dim is {self.dim}"
-                    )
-                out[start + item.index] = item.embedding
+        starts = list(range(0, len(texts), self.request_size))
+
+        def fill(start: int) -> None:
+            self._request(client, list(texts[start : start + self.request_size]), out, start)
+
+        if len(starts) == 1 or self.concurrency == 1:
+            for start in starts:
+                fill(start)
+        else:
+            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(starts)), thread_name_prefix="embed") as pool:
+                for future in [pool.submit(fill, start) for start in starts]:
+                    future.result()
         return check_vectors(l2_normalise(out), len(texts), self.dim, self.encoder_id)
+
+    def _request(self, client: Any, chunk: list[str], out: np.ndarray, start: int) -> None:
+        """Embed one request's texts into rows start.. of `out`."""
+        response = client.embeddings.create(model=self.model, input=chunk, encoding_format="float")
+        items = sorted(response.data, key=lambda item: item.index)
+        if [item.index for item in items] != list(range(len(chunk))):
+            raise ValueError(
+                f"{self.encoder_id}: asked for {len(chunk)} embeddings, got indices "
+                f"{[item.index for item in items][:10]}..."
+            )
+        for item in items:
+            if len(item.embedding) != self.dim:
+                raise ValueError(
+                    f"{self.encoder_id}: endpoint returned {len(item.embedding)}-dim vectors, "
+                    f"configured dim is {self.dim}"
+                )
+            out[start + item.index] = item.embedding

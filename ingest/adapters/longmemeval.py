@@ -18,6 +18,9 @@ Mapping (one question = one profile `<prefix>:<question_id>`, since every questi
   turn; user ones are also listed in item metadata `evidence_user_turn_ids`), session_ids = the answer
   sessions. Answer sessions missing from the haystack, or without any has_answer turn (all of them for
   abstention questions), are reported in warnings and item metadata, never dropped silently.
+- knowledge-update questions whose evidence spans two or more sessions -> one private Fact per evidence
+  session, each later one `supersedes` the one before (update points of `eval memory`; see
+  ingest/adapters/longmemeval_updates.py; counted as `update_points`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from graph.events import (
     DomainEvent,
+    FactRecorded,
     ItemCreated,
     NewEvent,
     ProfileCreated,
@@ -41,6 +45,7 @@ from graph.events import (
     TurnAppended,
 )
 from ingest.adapters import AdapterResult
+from ingest.adapters.longmemeval_updates import KNOWLEDGE_UPDATE, EvidenceTurn, update_fact_events
 from ingest.errors import InputError, Problem, problems_from_validation
 from ingest.jsonl import load_json
 
@@ -226,6 +231,7 @@ def _events(
         "dates_unparsed": 0,
         "sessions_min": 0,
         "sessions_max": 0,
+        "update_points": 0,
     }
     sizes = [len(r.haystack_sessions) for r in records]
     if sizes:
@@ -254,6 +260,7 @@ def _events(
         has_answer_turns: list[str] = []
         user_evidence: list[str] = []
         sessions_with_answer: set[str] = set()
+        evidence: list[EvidenceTurn] = []
         previous_iso: str | None = None
         for index, (source_id, date, messages) in enumerate(
             zip(record.haystack_session_ids, record.haystack_dates, record.haystack_sessions, strict=True)
@@ -311,6 +318,7 @@ def _events(
                 counts["user_turns"] += message.role == "user"
                 counts["empty_turns"] += not message.content.strip()
                 if message.has_answer:
+                    evidence.append(EvidenceTurn(session_id, iso, index, turn_id, message.role, message.content))
                     has_answer_turns.append(turn_id)
                     sessions_with_answer.add(source_id)
                     counts["has_answer_turns"] += 1
@@ -385,4 +393,9 @@ def _events(
             ),
             asked_iso,
         )
+        if record.question_type == KNOWLEDGE_UPDATE:
+            facts = update_fact_events(profile, evidence)
+            for event in facts:
+                emit(event, asked_iso)
+            counts["update_points"] += max(0, sum(isinstance(e, FactRecorded) for e in facts) - 1)
     return counts

@@ -71,6 +71,17 @@ def check_bundle(bundle: Bundle) -> CheckReport:
         fact_profile[fact_loc.record.fact_id] = fact_loc.record.profile_id
         if fact_loc.record.profile_id not in profiles:
             add(Problem(fact_loc.file, fact_loc.line, "profile_id", f"unknown profile {fact_loc.record.profile_id!r}"))
+    for fact_loc in bundle.facts:  # a superseded fact must be another fact of the same profile
+        old = fact_loc.record.supersedes
+        if old is not None and (old == fact_loc.record.fact_id or fact_profile.get(old) != fact_loc.record.profile_id):
+            add(
+                Problem(
+                    fact_loc.file,
+                    fact_loc.line,
+                    "supersedes",
+                    f"{old!r} is not another fact of {fact_loc.record.profile_id!r}",
+                )
+            )
 
     topic_profile: dict[str, str] = {}
     for topic_loc in bundle.topics:
@@ -141,6 +152,7 @@ def check_bundle(bundle: Bundle) -> CheckReport:
                     exposed[session.profile_id].add(span.doc_id)
 
     items_per_profile: dict[str, int] = defaultdict(int)
+    item_ids = {i.record.item_id for i in bundle.items}
     for item_loc in bundle.items:
         item = item_loc.record
         claim(item.item_id, "item", item_loc.file, item_loc.line, "item_id")
@@ -173,6 +185,15 @@ def check_bundle(bundle: Bundle) -> CheckReport:
                         f"{did!r} was never exposed in {item.profile_id!r}'s history",
                     )
                 )
+        if item.augmented_from is not None and item.augmented_from.from_item_id not in item_ids:
+            add(
+                Problem(
+                    item_loc.file,
+                    item_loc.line,
+                    "augmented_from.from_item_id",
+                    f"unknown item {item.augmented_from.from_item_id!r}",
+                )
+            )
         if not item.requirements:
             add(Problem(item_loc.file, item_loc.line, "requirements", "an item needs at least one answer requirement"))
         for r_index, req in enumerate(item.requirements):

@@ -72,6 +72,8 @@ class FactRecord(Record):
     text: Text = Field(min_length=1)
     private: bool = True
     category: str | None = None
+    # the fact of the same profile this one replaces (an update point of `eval memory`); optional
+    supersedes: Id | None = None
 
 
 class TopicRecord(Record):
@@ -132,6 +134,22 @@ class RequirementRecord(Record):
     action: Text | None = Field(default=None, description="a: the required judgment or action")
 
 
+class VerificationRecord(Record):
+    """One gate's verdict on an item (e.g. the History Gate's label, the final verification)."""
+
+    gate: Text = Field(min_length=1)
+    verdict: Text = Field(min_length=1)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class AugmentationRecord(Record):
+    """Where an augmented item comes from: the initial item and how it was changed."""
+
+    from_item_id: Id
+    direction: Text = Field(min_length=1, description="e.g. recombine or replace")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
 class ItemRecord(Record):
     item_id: Id = Field(min_length=1)
     profile_id: Id
@@ -144,6 +162,9 @@ class ItemRecord(Record):
     batch: str | None = None
     labels: list[str] = Field(default_factory=list)
     requirements: list[RequirementRecord] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    verifications: list[VerificationRecord] = Field(default_factory=list)
+    augmented_from: AugmentationRecord | None = None
 
 
 RECORD_FILES: dict[str, type[Record]] = {

@@ -10,7 +10,9 @@ from graph.events import (
     DocumentsLinked,
     FactDisclosed,
     FactRecorded,
+    ItemAugmented,
     ItemCreated,
+    ItemVerified,
     KnowledgeSpan,
     NewEvent,
     ProfileCreated,
@@ -93,7 +95,12 @@ def bundle_events(bundle: Bundle) -> list[NewEvent]:
         f = fact_loc.record
         emit(
             FactRecorded(
-                fact_id=f.fact_id, profile_id=f.profile_id, text=f.text, private=f.private, category=f.category
+                fact_id=f.fact_id,
+                profile_id=f.profile_id,
+                text=f.text,
+                private=f.private,
+                category=f.category,
+                metadata={"supersedes": f.supersedes} if f.supersedes else {},
             )
         )
     for topic_loc in bundle.topics:
@@ -153,6 +160,7 @@ def bundle_events(bundle: Bundle) -> list[NewEvent]:
                 history_doc_ids=item.history_doc_ids,
                 batch=item.batch,
                 labels=item.labels,
+                metadata=item.metadata,
             ),
             item.asked_at,
         )
@@ -169,6 +177,29 @@ def bundle_events(bundle: Bundle) -> list[NewEvent]:
                         KnowledgeSpan(doc_id=s.doc_id, start_line=s.start_line, end_line=s.end_line) for s in req.spans
                     ],
                     action=req.action,
+                ),
+                item.asked_at,
+            )
+        for verification in item.verifications:
+            emit(
+                ItemVerified(
+                    item_id=item.item_id,
+                    gate=verification.gate,
+                    verdict=verification.verdict,
+                    details=verification.details,
+                ),
+                item.asked_at,
+            )
+    # After every item: an augmented item names the initial item it was made from.
+    for item_loc in bundle.items:
+        item = item_loc.record
+        if item.augmented_from is not None:
+            emit(
+                ItemAugmented(
+                    item_id=item.item_id,
+                    from_item_id=item.augmented_from.from_item_id,
+                    direction=item.augmented_from.direction,
+                    details=item.augmented_from.details,
                 ),
                 item.asked_at,
             )

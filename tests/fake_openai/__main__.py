@@ -1,4 +1,5 @@
-"""Run the fake server as a process: `python -m tests.fake_openai [--port 0] [--latency-ms 0] [--greedy]`.
+"""Run the fake server as a process: `python -m tests.fake_openai [--port 0] [--latency-ms 0] [--greedy]
+[--synthesis]` (`--synthesis`: the scripted synthesis roles of tests/fake_openai/synthesis_script.py).
 
 Prints `READY <base_url>` on stdout once listening, then serves until SIGTERM/SIGINT."""
 
@@ -18,11 +19,18 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency-ms", type=float, default=0.0)
     parser.add_argument("--greedy", action="store_true", help="never answer while tools are offered")
+    parser.add_argument("--synthesis", action="store_true", help="play the synthesis roles")
     args = parser.parse_args()
+    if args.synthesis:
+        from tests.fake_openai.synthesis_script import SynthesisPolicy
+
+        responder = SynthesisPolicy()
+    else:
+        responder = AutoPolicy(greedy=args.greedy)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    with FakeOpenAI(AutoPolicy(greedy=args.greedy), latency_s=args.latency_ms / 1000, port=args.port) as fake:
+    with FakeOpenAI(responder, latency_s=args.latency_ms / 1000, port=args.port) as fake:
         print(f"READY {fake.base_url}", flush=True)
         stop.wait()
     sys.exit(0)

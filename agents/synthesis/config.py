@@ -1,0 +1,66 @@
+"""Settings of one synthesis: sizes, seed, per-role output caps (paper App. A.3) and revision budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# Per-role output caps in tokens. The paper gives the profile builder (Director) 16,384, the question writer
+# 8,192, the blind solver and the final verifier 24,576 and the comparator 16,384; the other roles are ours.
+DEFAULT_CAPS: dict[str, int] = {
+    "linker": 4096,
+    "director": 16384,
+    "reviewer": 8192,
+    "simulator": 4096,
+    "disclosure_checker": 2048,
+    "assistant": 4096,
+    "builder": 16384,
+    "question_writer": 8192,
+    "blind_solver": 24576,
+    "comparator": 16384,
+    "verifier": 24576,
+    "augmenter": 16384,
+}
+ROLE_NAMES: tuple[str, ...] = tuple(DEFAULT_CAPS)
+STAGES: tuple[str, ...] = ("docs", "profiles", "dialogue", "items", "augment")
+
+
+class SynthesisConfig(BaseModel):
+    """What a synthesis is asked to do. Recorded in SynthesisStarted; resuming needs the same values."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dataset: str = Field(pattern=r"^[A-Za-z0-9_.-]+$", min_length=1, max_length=64)
+    seed: int = 0
+    kb_sources: tuple[str, ...] = Field(default=(), description="Document.source values of the KB; () = all")
+    seed_docs: int = Field(default=4, ge=1, le=10_000, description="stage 0: seed documents to link")
+    links_per_doc: int = Field(default=3, ge=1, le=20)
+    profiles: int = Field(default=2, ge=1, le=10_000, description="stage I: new profiles")
+    docs_per_profile: int = Field(default=3, ge=1, le=20, description="documents the Director grounds facts in")
+    topics_per_profile: int = Field(default=2, ge=1, le=20)
+    max_user_turns: int = Field(default=3, ge=1, le=20, description="stage II: user turns per session at most")
+    assistant_tool_rounds: int = Field(default=2, ge=0, le=8)
+    candidates_per_item: int = Field(default=5, ge=1, le=20, description="stage III: candidate support documents")
+    max_revisions: int = Field(default=1, ge=0, le=5, description="revisions of a rejected draft before dropping it")
+    augment_per_item: int = Field(default=1, ge=0, le=5)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    caps: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_CAPS))
+
+    @field_validator("caps")
+    @classmethod
+    def _known_caps(cls, value: dict[str, int]) -> dict[str, int]:
+        unknown = set(value) - set(DEFAULT_CAPS)
+        if unknown:
+            raise ValueError(f"unknown synthesis roles in caps: {sorted(unknown)}; roles are {', '.join(ROLE_NAMES)}")
+        bad = {k: v for k, v in value.items() if not isinstance(v, int) or v < 1 or v > 200_000}
+        if bad:
+            raise ValueError(f"caps must be whole numbers of tokens in 1..200000: {bad}")
+        return {**DEFAULT_CAPS, **value}
+
+    @property
+    def synthesis_id(self) -> str:
+        return f"synth-{self.dataset}"
+
+    def record(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")

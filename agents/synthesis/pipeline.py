@@ -1,0 +1,76 @@
+"""Starting (or resuming) a synthesis and running its stages in order."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+from agents.synthesis.config import STAGES
+from agents.synthesis.context import SynthContext
+from agents.synthesis.errors import SynthesisError
+from agents.synthesis.runner import finish_stage
+from graph.events import SynthesisStarted
+
+
+def stage_modules() -> dict[str, ModuleType]:
+    from agents.synthesis import stage_augment, stage_dialogue, stage_docs, stage_items, stage_profiles
+
+    return {
+        "docs": stage_docs,
+        "profiles": stage_profiles,
+        "dialogue": stage_dialogue,
+        "items": stage_items,
+        "augment": stage_augment,
+    }
+
+
+def start(ctx: SynthContext) -> None:
+    """Record the synthesis settings; resuming with other settings is refused, naming what differs."""
+    rows = ctx.query("synthesis_run", synthesis_id=ctx.synthesis_id)
+    wanted = ctx.config.record()
+    if rows:
+        recorded = json.loads(rows[0]["config"] or "{}")
+        differs = sorted(k for k in set(recorded) | set(wanted) if recorded.get(k) != wanted.get(k))
+        if differs:
+            shown = "; ".join(f"{k}: recorded {recorded.get(k)!r}, now {wanted.get(k)!r}" for k in differs)
+            raise SynthesisError(
+                f"synthesis of dataset {ctx.config.dataset!r} was started with other settings ({shown}); "
+                "rerun with the recorded settings to resume, or choose another --dataset name"
+            )
+    synthesis = ctx.roles.settings["synthesis"]
+    ctx.append(
+        [
+            (
+                "pipeline",
+                SynthesisStarted(
+                    synthesis_id=ctx.synthesis_id,
+                    dataset=ctx.config.dataset,
+                    seed=ctx.config.seed,
+                    config=wanted,
+                    models={"synthesis": synthesis.public_record()},
+                    prompt_hashes={
+                        name: rec["sha256"] for name, rec in ctx.prompts.records().items() if name.startswith("synth_")
+                    },
+                ),
+            )
+        ]
+    )
+
+
+def run_stages(
+    ctx: SynthContext, stages: Sequence[str], progress: Callable[[str, int, int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Run `stages` (in pipeline order); each appends its figures; returns them."""
+    unknown = [s for s in stages if s not in STAGES]
+    if unknown:
+        raise SynthesisError(f"unknown synthesis stage(s) {unknown}; stages are {', '.join(STAGES)}")
+    start(ctx)
+    modules = stage_modules()
+    results = []
+    for stage in STAGES:
+        if stage in stages:
+            report = modules[stage].run(ctx, progress)
+            results.append(finish_stage(ctx, report))
+    return results

@@ -1,0 +1,252 @@
+"""Augmentation: from each accepted initial item, the augmenter derives `augment_per_item` harder items,
+either recombining condition dependencies within the item's evidence (same support document) or replacing the
+support document with a same-topic candidate the history never exposed. The new plan must depend on at least
+two conditions; its question is written anew by the question writer and it passes the History Gate and the
+final verifier again. Accepted: ItemCreated (batch "augmented") with its requirements and verifications and an
+ItemAugmented event; a failed draft is recorded as dropped."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.synthesis.context import SynthContext
+from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, write_question
+from agents.synthesis.items_plan import (
+    Candidate,
+    Condition,
+    ItemPlan,
+    ProfileHistory,
+    RequirementPlan,
+    SpanPlan,
+    candidate_brief,
+    check_plan,
+    conditions,
+    item_events,
+    metadata_of,
+    profile_history,
+    search_candidates,
+)
+from agents.synthesis.roles import View, ask, draft_event
+from agents.synthesis.runner import StageReport, run_units
+from agents.synthesis.state import DocText, closed_subjects, documents
+from graph.events import DomainEvent, ItemAugmented
+
+STAGE = "augment"
+MIN_CONDITIONS = 2
+
+
+class AugmentPlan(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    direction: Literal["recombine", "replace"]
+    plan: ItemPlan
+
+
+class SourceItem(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    item_id: str
+    question: str
+    reference_answer: str
+    requirements: list[RequirementPlan]
+    support: Candidate
+
+
+class AugmenterView(View):
+    source_item: SourceItem
+    conditions: list[Condition]
+    exposed_doc_ids: list[str]
+    replacement_candidates: list[Candidate]
+    variant: int
+    min_conditions: int = Field(default=MIN_CONDITIONS)
+
+
+def augmenter_view(
+    source: SourceItem, history: ProfileHistory, replacements: dict[str, DocText], variant: int
+) -> AugmenterView:
+    return AugmenterView(
+        source_item=source,
+        conditions=conditions(history),
+        exposed_doc_ids=sorted(history.exposed),
+        replacement_candidates=[candidate_brief(d) for d in replacements.values()],
+        variant=variant,
+    )
+
+
+def _check(
+    history: ProfileHistory, support_id: str, options: dict[str, DocText]
+) -> Callable[[AugmentPlan], str | None]:
+    base = check_plan(history, options, min_conditions=MIN_CONDITIONS)
+
+    def check(value: AugmentPlan) -> str | None:
+        sid = value.plan.support_doc_id
+        if value.direction == "recombine" and sid != support_id:
+            return f"a recombination keeps the support document {support_id!r}; got {sid!r}"
+        if value.direction == "replace" and sid == support_id:
+            return "a replacement must use one of replacement_candidates, not the current support document"
+        return base(value.plan)
+
+    return check
+
+
+def source_items(ctx: SynthContext) -> list[dict[str, Any]]:
+    rows = ctx.query("items_initial", dataset=ctx.config.dataset)
+    return [r for r in rows if metadata_of(r["metadata"]).get("synthesis_id") == ctx.synthesis_id]
+
+
+def _requirements(raw: list[dict[str, Any]]) -> list[RequirementPlan]:
+    return [
+        RequirementPlan(
+            text=str(r["text"] or "-"),
+            action=r.get("action"),
+            fact_ids=sorted(r["fact_ids"]),
+            turn_ids=sorted(r["turn_ids"]),
+            spans=[SpanPlan(**s) for s in sorted(r["spans"], key=lambda s: (s["doc_id"], s["start_line"]))],
+        )
+        for r in raw
+    ]
+
+
+def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
+    row, n = unit
+    source_id = str(row["item_id"])
+    new_id = f"{source_id}-a{n}"
+    subject = new_id
+    topic_id = str(metadata_of(row["metadata"]).get("topic_id") or "")
+    history = profile_history(ctx, str(row["profile_id"]))
+    support_id = str(row["support_doc_ids"][0]) if row["support_doc_ids"] else ""
+    support = documents(ctx, [support_id]).get(support_id)
+    if support is None:
+        ctx.append(
+            [
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role="augmenter",
+                    subject=subject,
+                    outcome="dropped",
+                    final=True,
+                    reasons=[f"the source item {source_id} has no support document"],
+                )
+            ]
+        )
+        return "dropped"
+    topic_title = next((str(s["topic_title"]) for s in history.sessions if s.get("topic_id") == topic_id), "")
+    queries = [topic_title, *[c.text for c in conditions(history)]]
+    replacements = search_candidates(ctx, queries, history.exposed | {support_id}, ctx.config.candidates_per_item)
+    source = SourceItem(
+        item_id=source_id,
+        question=str(row["question"]),
+        reference_answer=str(row["reference_answer"] or ""),
+        requirements=_requirements(row["requirements"]),
+        support=candidate_brief(support),
+    )
+    options = {support_id: support, **replacements}
+    made = ask(
+        ctx,
+        stage=STAGE,
+        role="augmenter",
+        prompt="synth_augmenter",
+        view=augmenter_view(source, history, replacements, n),
+        output=AugmentPlan,
+        check=_check(history, support_id, options),
+    )
+    if made.value is None:
+        ctx.append(
+            [
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role="augmenter",
+                    subject=subject,
+                    outcome="dropped",
+                    final=True,
+                    reasons=[made.problem or "invalid augmentation"],
+                    details={"item_id": new_id, "from_item_id": source_id},
+                )
+            ]
+        )
+        return "dropped"
+    direction, plan = made.value.direction, made.value.plan
+    summary: dict[str, object] = {
+        "item_id": new_id,
+        "from_item_id": source_id,
+        "direction": direction,
+        "support_doc_id": plan.support_doc_id,
+        "fact_ids": plan.fact_ids(),
+    }
+    question = write_question(ctx, STAGE, history, plan)
+    titles = {d: t.title for d, t in documents(ctx, sorted(history.exposed)).items()}
+    result = (
+        question
+        if isinstance(question, GateFailure)
+        else history_gate_and_verify(ctx, STAGE, history, plan, question, options[plan.support_doc_id], titles)
+    )
+    if isinstance(result, GateFailure):
+        ctx.append(
+            [
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role=result.role,
+                    subject=subject,
+                    outcome="dropped",
+                    final=True,
+                    reasons=result.reasons,
+                    details={**summary, **result.details},
+                )
+            ]
+        )
+        return "dropped"
+    assert isinstance(question, str)
+    events: list[tuple[str, DomainEvent]] = item_events(
+        ctx,
+        item_id=new_id,
+        topic_id=topic_id,
+        history=history,
+        plan=plan,
+        question=question,
+        gate=result,
+        batch="augmented",
+        labels=[result.label, f"augmented_{direction}"],
+        extra_metadata={"from_item_id": source_id},
+    )
+    events.append(
+        (
+            "augmenter",
+            ItemAugmented(
+                item_id=new_id,
+                from_item_id=source_id,
+                direction=direction,
+                details={
+                    "synthesis_id": ctx.synthesis_id,
+                    "support_doc_id": plan.support_doc_id,
+                    "fact_ids": plan.fact_ids(),
+                },
+            ),
+        )
+    )
+    events.append(
+        draft_event(
+            ctx,
+            stage=STAGE,
+            role="verifier",
+            subject=subject,
+            outcome="accepted",
+            final=True,
+            details={**summary, "label": result.label},
+        )
+    )
+    ctx.append(events)
+    return f"accepted_{direction}"
+
+
+def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = None) -> StageReport:
+    units = [(row, n) for row in source_items(ctx) for n in range(ctx.config.augment_per_item)]
+    closed = closed_subjects(ctx, STAGE)
+    todo = [u for u in units if f"{u[0]['item_id']}-a{u[1]}" not in closed]
+    report = StageReport(STAGE, planned=len(units), skipped=len(units) - len(todo))
+    for outcome in run_units(todo, lambda u: augment_one(ctx, u), ctx, "augmentation", progress):
+        report.count(outcome)
+    return report

@@ -1,0 +1,218 @@
+"""Stage III, items: for each topic a session was held about, the Builder plans one initial item from the
+profile's disclosed conditions (each with the user turn that disclosed it) and a support document found by the
+real search and never exposed in the history; the question writer phrases it from public background only; the
+History Gate (blind solver + comparator) admits only history-dependent items and the final verifier checks
+the rest. A failed draft is revised up to `max_revisions` times by the Builder with the problems, then dropped.
+Every outcome is a SynthesisDraftRecorded event; an accepted item becomes ItemCreated, RequirementMapped and
+ItemVerified events, all appended with the unit's drafts in one transaction at its end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import Field
+
+from agents.synthesis.context import SynthContext
+from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, write_question
+from agents.synthesis.items_plan import (
+    Candidate,
+    Condition,
+    ItemPlan,
+    ProfileHistory,
+    candidate_brief,
+    check_plan,
+    conditions,
+    item_events,
+    profile_history,
+    search_candidates,
+)
+from agents.synthesis.roles import View, ask, draft_event
+from agents.synthesis.runner import StageReport, run_units
+from agents.synthesis.state import DocText, closed_subjects, documents
+from graph.events import DomainEvent
+
+STAGE = "items"
+
+
+class BuilderView(View):
+    topic_title: str
+    conditions: list[Condition]
+    exposed_doc_ids: list[str]
+    candidates: list[Candidate]
+    previous_plan: ItemPlan | None = None
+    revision_problems: list[str] = Field(default_factory=list)
+
+
+def builder_view(
+    topic_title: str,
+    history: ProfileHistory,
+    candidates: dict[str, DocText],
+    previous: ItemPlan | None = None,
+    problems: list[str] | None = None,
+) -> BuilderView:
+    return BuilderView(
+        topic_title=topic_title,
+        conditions=conditions(history),
+        exposed_doc_ids=sorted(history.exposed),
+        candidates=[candidate_brief(d) for d in candidates.values()],
+        previous_plan=previous,
+        revision_problems=list(problems or []),
+    )
+
+
+def item_id_of(topic_id: str) -> str:
+    return f"{topic_id}-i0"
+
+
+def topic_units(ctx: SynthContext) -> list[dict[str, Any]]:
+    """Topics of the dataset that have a session, in an order sampled with the seed."""
+    rows = ctx.query("items_topics", dataset=ctx.config.dataset)
+    random.Random(f"{ctx.config.seed}:items").shuffle(rows)
+    return rows
+
+
+def titles_of(ctx: SynthContext, doc_ids: set[str]) -> dict[str, str]:
+    return {d: t.title for d, t in documents(ctx, sorted(doc_ids)).items()}
+
+
+def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
+    topic_id, subject = str(unit["topic_id"]), str(unit["topic_id"])
+    item_id = item_id_of(topic_id)
+    history = profile_history(ctx, str(unit["profile_id"]))
+    drafts: list[tuple[str, DomainEvent]] = []
+    if not history.disclosures:
+        ctx.append(
+            [
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role="builder",
+                    subject=subject,
+                    outcome="dropped",
+                    final=True,
+                    reasons=["no personal condition was disclosed in this profile's history"],
+                    details={"item_id": item_id},
+                )
+            ]
+        )
+        return "dropped"
+    queries = [str(unit["title"] or ""), *[c.text for c in conditions(history)]]
+    candidates = search_candidates(ctx, queries, history.exposed, ctx.config.candidates_per_item)
+    if not candidates:
+        ctx.append(
+            [
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role="builder",
+                    subject=subject,
+                    outcome="dropped",
+                    final=True,
+                    reasons=["the search found no support document that the history did not expose"],
+                    details={"item_id": item_id},
+                )
+            ]
+        )
+        return "dropped"
+    titles = titles_of(ctx, history.exposed)
+    check = check_plan(history, candidates)
+    previous: ItemPlan | None = None
+    problems: list[str] = []
+    for revision in range(ctx.config.max_revisions + 1):
+        last = revision == ctx.config.max_revisions
+        outcome = "dropped" if last else "rejected"
+        made = ask(
+            ctx,
+            stage=STAGE,
+            role="builder",
+            prompt="synth_item_builder",
+            view=builder_view(str(unit["title"] or ""), history, candidates, previous, problems),
+            output=ItemPlan,
+            check=check,
+        )
+        if made.value is None:
+            problems = [made.problem or "invalid plan"]
+            drafts.append(
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role="builder",
+                    subject=subject,
+                    revision=revision,
+                    outcome=outcome,
+                    final=last,
+                    reasons=problems,
+                    details={"item_id": item_id},
+                )
+            )
+            continue
+        plan = made.value
+        summary: dict[str, object] = {
+            "item_id": item_id,
+            "support_doc_id": plan.support_doc_id,
+            "fact_ids": plan.fact_ids(),
+            "requirements": len(plan.requirements),
+        }
+        question = write_question(ctx, STAGE, history, plan)
+        result = (
+            question
+            if isinstance(question, GateFailure)
+            else history_gate_and_verify(ctx, STAGE, history, plan, question, candidates[plan.support_doc_id], titles)
+        )
+        if isinstance(result, GateFailure):
+            drafts.append(
+                draft_event(
+                    ctx,
+                    stage=STAGE,
+                    role=result.role,
+                    subject=subject,
+                    revision=revision,
+                    outcome=outcome if result.role != "verifier" or last else "revise",
+                    final=last,
+                    reasons=result.reasons,
+                    details={**summary, **result.details},
+                )
+            )
+            previous, problems = plan, result.reasons
+            continue
+        assert isinstance(question, str)
+        admitted = "admitted_direct" if revision == 0 else "admitted_after_revision"
+        events = item_events(
+            ctx,
+            item_id=item_id,
+            topic_id=topic_id,
+            history=history,
+            plan=plan,
+            question=question,
+            gate=result,
+            batch="initial",
+            labels=[result.label, admitted],
+        )
+        drafts.append(
+            draft_event(
+                ctx,
+                stage=STAGE,
+                role="verifier",
+                subject=subject,
+                revision=revision,
+                outcome="accepted",
+                final=True,
+                details={**summary, "label": result.label, "revisions": revision},
+            )
+        )
+        ctx.append([*drafts, *events])
+        return "accepted" if revision == 0 else "accepted_after_revision"
+    ctx.append(drafts)
+    return "dropped"
+
+
+def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = None) -> StageReport:
+    units = topic_units(ctx)
+    closed = closed_subjects(ctx, STAGE)
+    todo = [u for u in units if str(u["topic_id"]) not in closed]
+    report = StageReport(STAGE, planned=len(units), skipped=len(units) - len(todo))
+    for outcome in run_units(todo, lambda u: build_item(ctx, u), ctx, "stage III: items", progress):
+        report.count(outcome)
+    return report

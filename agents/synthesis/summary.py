@@ -1,0 +1,110 @@
+"""The synthesis report: per stage, how many units were accepted (directly or after revision), rejected or
+dropped and why; per gate, how drafts fared; LLM calls, tokens and cost per stage and per accepted item.
+Read from the graph, so it covers every invocation of a resumed synthesis."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from typing import Any
+
+from graph.cypher_files import load_cypher
+from graph.store import EventStore
+
+_COST_FIELDS = ("calls", "endpoint_requests", "cache_hits", "tokens_in", "tokens_out", "cost_usd", "seconds")
+
+
+def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = False) -> dict[str, Any]:
+    """JSON-ready figures. Rejection reasons of item drafts may quote reference answers: they are included only
+    with `with_reasons` (the bundle's own report file, never the console or the API)."""
+    synthesis_id = f"synth-{dataset}"
+    with store.driver.session(database=store.database) as session:
+        drafts = [r.data() for r in session.run(load_cypher("synthesis/draft_outcomes"), synthesis_id=synthesis_id)]
+        stage_runs = [r.data() for r in session.run(load_cypher("synthesis/stage_runs"), synthesis_id=synthesis_id)]
+    stages: dict[str, dict[str, Any]] = {}
+    finals: dict[str, Counter[str]] = defaultdict(Counter)
+    by_role: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    gates: dict[str, Counter[str]] = defaultdict(Counter)
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    admitted: dict[str, Counter[str]] = defaultdict(Counter)
+    for d in drafts:
+        stage = str(d["stage"])
+        by_role[stage][str(d["role"])][str(d["outcome"])] += 1
+        details = json.loads(d["details"] or "{}")
+        if details.get("label"):  # the History Gate's label (stages III and augmentation)
+            gates[f"{stage}:history_gate"][str(details["label"])] += 1
+        if d["role"] == "verifier":
+            gates[f"{stage}:final_verification"]["pass" if d["outcome"] == "accepted" else "fail"] += 1
+        if stage == "profiles" and d["role"] == "reviewer":
+            gates["profiles:review"][str(d["outcome"])] += 1
+        if d["final"]:
+            finals[stage][str(d["outcome"])] += 1
+            if d["outcome"] == "accepted":
+                admitted[stage]["after_revision" if int(d["revision"] or 0) > 0 else "direct"] += 1
+        if d["outcome"] != "accepted" and (with_reasons or stage in ("docs", "profiles", "dialogue")):
+            for reason in d["reasons"] or []:
+                reasons[stage][str(reason)[:200]] += 1
+    usage: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for run in stage_runs:
+        total = json.loads(run["usage"] or "{}").get("total") or {}
+        for name in _COST_FIELDS:
+            value = total.get(name)
+            if isinstance(value, int | float):
+                usage[str(run["stage"])][name] += value
+    accepted_items = finals["items"]["accepted"] + finals["augment"]["accepted"]
+    item_usage = {name: usage["items"].get(name, 0.0) + usage["augment"].get(name, 0.0) for name in _COST_FIELDS}
+    for stage in ("docs", "profiles", "dialogue", "items", "augment"):
+        closed = sum(finals[stage].values())
+        stages[stage] = {
+            "units_closed": closed,
+            "outcomes": dict(finals[stage]),
+            "acceptance_rate": (finals[stage]["accepted"] / closed) if closed else None,
+            "admitted": dict(admitted[stage]),
+            "by_role": {role: dict(c) for role, c in sorted(by_role[stage].items())},
+            "top_reasons": [{"reason": r, "n": n} for r, n in reasons[stage].most_common(10)],
+            "usage": dict(usage[stage]),
+        }
+    return {
+        "dataset": dataset,
+        "synthesis_id": synthesis_id,
+        "stages": stages,
+        "gates": {gate: dict(c) for gate, c in sorted(gates.items())},
+        "accepted_items": accepted_items,
+        "per_accepted_item": (
+            {name: value / accepted_items for name, value in item_usage.items()} if accepted_items else None
+        ),
+    }
+
+
+def summary_markdown(summary: dict[str, Any]) -> str:
+    lines = [
+        f"# Synthesis report: {summary['dataset']}",
+        "",
+        "| stage | closed | accepted | after revision | rejected | dropped | LLM calls | tokens in | tokens out |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for stage, s in summary["stages"].items():
+        o, u = s["outcomes"], s["usage"]
+        lines.append(
+            f"| {stage} | {s['units_closed']} | {o.get('accepted', 0)} | {s['admitted'].get('after_revision', 0)} | "
+            f"{o.get('rejected', 0)} | {o.get('dropped', 0)} | {int(u.get('calls', 0))} | "
+            f"{int(u.get('tokens_in', 0))} | {int(u.get('tokens_out', 0))} |"
+        )
+    if summary["gates"]:
+        lines += ["", "| gate | verdicts |", "| --- | --- |"]
+        for gate, verdicts in summary["gates"].items():
+            lines.append(f"| {gate} | " + ", ".join(f"{k}: {v}" for k, v in sorted(verdicts.items())) + " |")
+    per = summary["per_accepted_item"]
+    lines += ["", f"Accepted items: {summary['accepted_items']}."]
+    if per:
+        lines.append(
+            f"Per accepted item (stages III and augmentation): {per['calls']:.1f} LLM calls, "
+            f"{per['tokens_in']:.0f} tokens in, {per['tokens_out']:.0f} tokens out"
+            + (f", {per['cost_usd']:.4f} USD" if per.get("cost_usd") else "")
+            + "."
+        )
+    for stage, s in summary["stages"].items():
+        if s["top_reasons"]:
+            lines += ["", f"Top reasons in {stage}:"]
+            lines += [f"- {r['n']}x {r['reason']}" for r in s["top_reasons"]]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,209 @@
+"""API load drill: mixed GraphQL reads at 8 clients against the API (uvicorn, as `colabench serve` runs it),
+then Neo4j killed with SIGKILL in the middle of the load and started again.
+
+    PYTHONPATH=. python bench/drill_api.py [--duration 60] [--concurrency 8] [--outage 20]
+    PYTHONPATH=. python bench/drill_api.py --duration 300      # the 5-minute run
+
+Phase 1 (steady): req/s, p50/p95, errors and the API's memory (bench/bench_api.py's load mix and client).
+Phase 2 (outage): load keeps running; Neo4j is SIGKILLed, stays down `--outage` s, then restarts on the same
+data. Printed: responses by kind while it is down (503 with a clear message, GraphQL errors by code, dropped
+connections), what /readyz said, seconds from restart to the first good reply and to /readyz 200, errors
+after recovery, and the API log's lines at error level with and without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.bench_api import Connection, mixed_requests, prepare_graph, tree_rss_mib  # noqa: E402
+from bench.stats import percentile  # noqa: E402
+from graph.connection import open_driver  # noqa: E402
+from graph.server import LocalNeo4jServer, free_port  # noqa: E402
+from graph.settings import Neo4jSettings  # noqa: E402
+
+
+def start_api(port: int, neo4j_port: int, log_path: Path, timeout_s: float = 600) -> subprocess.Popen[bytes]:
+    """The API as `colabench serve` runs it (uvicorn, JSON logs to `log_path`), waited for up to `timeout_s`
+    (bench_api's 60 s is too short on a busy 2-core machine)."""
+    env = {**os.environ, "COLABENCH_NEO4J_PORT": str(neo4j_port), "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
+    env.pop("NEO4J_URI", None)
+    env["COLABENCH_API_RESPONSE_CACHE_ENTRIES"] = "0"
+    command = [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if readyz(port) == 200:
+            return process
+        if process.poll() is not None:
+            break
+        time.sleep(0.5)
+    process.kill()
+    raise SystemExit(f"the API did not become ready: {log_path.read_text()[-2000:]}")
+
+
+def readyz(port: int) -> int:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(b"GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return int(sock.recv(200).split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def classify(status: int, payload: bytes) -> str:
+    if status == 200 and b'"errors"' not in payload:
+        return "ok"
+    try:
+        body = json.loads(payload)
+    except ValueError:
+        return f"http {status}, not JSON"
+    codes = sorted({str((e.get("extensions") or {}).get("code")) for e in body.get("errors") or []})
+    return f"http {status} {'/'.join(codes) or '-'}"
+
+
+async def load(
+    port: int, deck: list[tuple[str, bytes]], concurrency: int, seconds: float
+) -> list[tuple[float, str, float]]:
+    """(time since start, outcome, ms) of every request of `concurrency` keep-alive clients for `seconds`."""
+    out: list[tuple[float, str, float]] = []
+    started = time.perf_counter()
+    deadline = started + seconds
+
+    async def client(offset: int) -> None:
+        connection: Connection | None = None
+        position = offset
+        while time.perf_counter() < deadline:
+            _kind, body = deck[position % len(deck)]
+            position += concurrency
+            t0 = time.perf_counter()
+            try:
+                if connection is None:
+                    connection = await Connection.open(port)
+                status, payload = await asyncio.wait_for(connection.post(body), timeout=30)
+                outcome = classify(status, payload)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
+                outcome = f"connection {type(exc).__name__}"
+                connection = None
+                await asyncio.sleep(0.05)
+            out.append((t0 - started, outcome, (time.perf_counter() - t0) * 1000))
+        if connection is not None:
+            connection.close()
+
+    await asyncio.gather(*(client(i) for i in range(concurrency)))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of steady load (300 = 5 minutes)")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--outage", type=float, default=20.0, help="seconds Neo4j stays down")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="colabench-api-drill-") as tmp:
+        settings = Neo4jSettings(local_port=free_port(), heap="1g", pagecache_mib=256)
+        neo4j = LocalNeo4jServer(settings, home=Path(tmp) / "neo4j")
+        status = neo4j.start(timeout_s=300)
+        driver = open_driver(settings)
+        try:
+            ids = prepare_graph(driver)
+            with driver.session() as session:
+                head = int(session.run("MATCH (h:LogHead) RETURN h.seq AS s").single()["s"])  # type: ignore[index]
+        except BaseException:
+            neo4j.stop()
+            raise
+        finally:
+            driver.close()
+        port = free_port()
+        log_path = Path(tmp) / "api.log"
+        server: subprocess.Popen[bytes] | None = None
+        deck = mixed_requests(ids, head)
+        try:
+            server = start_api(port, settings.local_port, log_path)
+            rss_start = tree_rss_mib(server.pid)
+            steady = asyncio.run(load(port, deck, args.concurrency, args.duration))
+            rss_end = tree_rss_mib(server.pid)
+            good = [ms for _t, o, ms in steady if o == "ok"]
+            bad = Counter(o for _t, o, _ms in steady if o != "ok")
+            print(
+                f"\n== API drill: steady load, {args.concurrency} clients, {args.duration:.0f} s "
+                f"(machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}) =="
+            )
+            print(
+                f"{len(steady):,} requests, {len(steady) / args.duration:.0f} req/s, "
+                f"p50 {percentile(good, 0.5):.1f} ms, "
+                f"p95 {percentile(good, 0.95):.1f} ms, errors {sum(bad.values())} {dict(bad)}; "
+                f"API RSS {rss_start:.0f} -> {rss_end:.0f} MiB"
+            )
+
+            # Outage: kill Neo4j under load, keep it down, restart it, keep the load on until it recovers.
+            ready_seen: list[tuple[float, int]] = []
+            marks: dict[str, float] = {}
+
+            async def outage() -> list[tuple[float, str, float]]:
+                t0 = time.perf_counter()
+                task = asyncio.create_task(load(port, deck, args.concurrency, 10 + args.outage + 120))
+                await asyncio.sleep(10)
+                os.kill(int(status.pid or 0), signal.SIGKILL)
+                marks["killed"] = time.perf_counter() - t0
+                while time.perf_counter() - t0 < marks["killed"] + args.outage:
+                    ready_seen.append((time.perf_counter() - t0, await asyncio.to_thread(readyz, port)))
+                    await asyncio.sleep(1)
+                marks["restart"] = time.perf_counter() - t0
+                await asyncio.to_thread(neo4j.start, 300)
+                marks["up"] = time.perf_counter() - t0
+                while await asyncio.to_thread(readyz, port) != 200 and time.perf_counter() - t0 < marks["up"] + 60:
+                    await asyncio.sleep(0.5)
+                marks["ready"] = time.perf_counter() - t0
+                return await task
+
+            events = asyncio.run(outage())
+        finally:
+            if server is not None:
+                server.terminate()
+                try:
+                    server.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+            neo4j.stop()
+        down = [(t, o) for t, o, _ in events if marks["killed"] <= t < marks["up"]]
+        after = [(t, o) for t, o, _ in events if t >= marks["ready"] + 2]
+        first_ok = next((t for t, o, _ in events if t >= marks["restart"] and o == "ok"), None)
+        print(f"\n== API drill: Neo4j SIGKILLed under load at {marks['killed']:.0f} s, down {args.outage:.0f} s ==")
+        print(f"while down: {len(down):,} responses: {dict(Counter(o for _, o in down))}")
+        print(f"/readyz while down: {dict(Counter(code for _, code in ready_seen))}")
+        print(
+            f"Neo4j restart took {marks['up'] - marks['restart']:.1f} s; "
+            f"/readyz 200 {marks['ready'] - marks['up']:.1f} s "
+            f"after it was up; first good reply {((first_ok or float('nan')) - marks['up']):.1f} s after it was up"
+        )
+        print(
+            f"after recovery: {len(after):,} requests, errors {sum(1 for _, o in after if o != 'ok')} "
+            f"{dict(Counter(o for _, o in after if o != 'ok'))}"
+        )
+        lines = [json.loads(x) for x in log_path.read_text().splitlines() if x.startswith("{")]
+        errors = [x for x in lines if x.get("level") == "error"]
+        print(
+            f"API log: {len(lines):,} JSON lines, {len(errors)} at error level, "
+            f"{sum(1 for x in errors if 'exc' in x)} with a traceback; messages: "
+            f"{dict(Counter(str(x.get('msg'))[:60] for x in errors).most_common(3))}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""Shared plumbing of the process drills (kill -9, LLM faults): a throwaway Neo4j, the CLI as a subprocess
+with an isolated config and data folder, and a log fingerprint that ignores timings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from neo4j import Driver
+
+from graph.connection import open_driver
+from graph.cypher_files import load_cypher
+from graph.events import EVENT_TYPES
+from graph.integrity import verify_chain
+from graph.server import throwaway_server
+from graph.store import EventStore
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class DrillEnv:
+    driver: Driver
+    env: dict[str, str]
+    home: Path
+
+    def store(self) -> EventStore:
+        return EventStore(self.driver)
+
+
+@contextmanager
+def drill_env(**extra: str) -> Iterator[DrillEnv]:
+    """A fresh Neo4j on a free port and the environment a CLI subprocess needs to use it."""
+    with (
+        tempfile.TemporaryDirectory(prefix="colabench-drill-") as home,
+        throwaway_server(Path(home) / "neo4j", heap="1g", pagecache_mib=256) as (settings, _status),
+    ):
+        config = Path(home) / "empty.toml"
+        config.write_text("")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("COLABENCH_LLM_", "NEO4J_"))}
+        env.update(
+            PYTHONPATH=str(REPO),
+            HF_HUB_OFFLINE="1",
+            TRANSFORMERS_OFFLINE="1",
+            COLABENCH_CONFIG=str(config),
+            COLABENCH_DATA_DIR=str(Path(home) / "data"),
+            NEO4J_URI=settings.effective_uri,
+            **extra,
+        )
+        driver = open_driver(settings)
+        try:
+            yield DrillEnv(driver, env, Path(home))
+        finally:
+            driver.close()
+
+
+def cli(args: list[str], env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *args], env=env, cwd=REPO, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def cli_killed_after(
+    args: list[str], env: dict[str, str], delay_s: float, grew: Callable[[], bool] | None = None, jitter_s: float = 0.0
+) -> bool:
+    """Start the CLI and SIGKILL its process group after `delay_s`, or `jitter_s` after `grew()` first says the
+    log grew (so the kill lands while the command is writing); False when it ended before the kill."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli", *args],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + delay_s
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                return False
+            if grew is not None and grew():
+                deadline = min(deadline, time.monotonic() + jitter_s)
+                grew = None
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGKILL)
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    process.wait(timeout=60)
+    return True
+
+
+def wipe(driver: Driver) -> None:
+    with driver.session() as session:
+        session.run(load_cypher("admin/delete_everything")).consume()
+
+
+@dataclass(frozen=True)
+class LogFacts:
+    events: int
+    by_type: dict[str, int]
+    keys: Counter[tuple[str, str]]  # (type, key) -> how many events carry it
+    content_ids: set[str]
+    chain_ok: bool
+    chain_problem: str | None
+
+    def fingerprint(self) -> str:
+        """A hash over the (type, key) multiset: what exists, not when or how fast it was written."""
+        body = json.dumps(sorted([t, k, n] for (t, k), n in self.keys.items()))
+        return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+    def duplicates_against(self, reference: LogFacts) -> int:
+        """Events beyond the reference's count for the same (type, key): repeated work after a resume."""
+        return sum(max(0, n - reference.keys.get(key, 0)) for key, n in self.keys.items())
+
+    def missing_against(self, reference: LogFacts) -> int:
+        return sum(max(0, n - self.keys.get(key, 0)) for key, n in reference.keys.items())
+
+
+def _key(event_type: str, payload: dict[str, Any], event_id: str) -> str:
+    cls = EVENT_TYPES.get(event_type)
+    fields = getattr(cls, "KEY", ()) if cls is not None else ()
+    if fields and all(f in payload for f in fields):
+        return "|".join(str(payload[f]) for f in fields)
+    # No declared key: the payload without volatile numbers (timings, token counts) names the fact.
+    stable = {k: v for k, v in payload.items() if not isinstance(v, float) and k not in _VOLATILE}
+    return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+_VOLATILE = {"seconds", "ms", "latency_ms", "started_at", "finished_at", "usage", "timings", "measured", "at"}
+
+
+def log_facts(store: EventStore) -> LogFacts:
+    events = list(store.read())
+    report = verify_chain(iter(events), expected_head=store.head().hash)
+    keys: Counter[tuple[str, str]] = Counter((e.type, _key(e.type, dict(e.payload), e.event_id)) for e in events)
+    return LogFacts(
+        events=len(events),
+        by_type=dict(Counter(e.type for e in events)),
+        keys=keys,
+        content_ids={e.event_id for e in events},
+        chain_ok=report.ok,
+        chain_problem=report.problem,
+    )

@@ -1,0 +1,235 @@
+"""`colabench synth`: build a new ColaBench dataset from the frozen KB with the synthesis roles (Stage 0 document
+links, Stage I profiles, Stage II public dialogue, Stage III items, augmentation), then export it as a bundle
+that `check` accepts and `run` evaluates, with a synthesis report. Resumable per stage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from cli.context import console, err_console, expected_errors, open_store
+from graph.errors import UsageError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False)
+
+NO_LLM = (
+    "[yellow]no LLM configured for the synthesis role[/] (set COLABENCH_LLM_SYNTHESIS_BASE_URL or "
+    "COLABENCH_LLM_BASE_URL, or base_url in the \\[llm] / \\[llm.synthesis] table of colabench.toml): "
+    "nothing was synthesized. `./colabench synth export` and `synth report` work without one."
+)
+_STAGE_SETS = {
+    "docs": ["docs"],
+    "profiles": ["profiles"],
+    "dialogue": ["dialogue"],
+    "items": ["items"],
+    "augment": ["augment"],
+    "all": ["docs", "profiles", "dialogue", "items", "augment"],
+}
+
+
+def _caps(values: list[str]) -> dict[str, int]:
+    caps: dict[str, int] = {}
+    for value in values:
+        role, sep, number = value.partition("=")
+        if not sep or not number.strip().isdigit():
+            raise UsageError(f"--cap {value!r}: expected ROLE=TOKENS, e.g. blind_solver=24576")
+        caps[role.strip()] = int(number)
+    return caps
+
+
+def _default_out(dataset: str) -> Path:
+    from graph.paths import data_dir
+
+    return data_dir() / "synth" / dataset
+
+
+def _synthesize(stages: list[str], **options: Any) -> None:
+    from pydantic import ValidationError
+
+    from agents.llm.roles import LLMRoles
+    from agents.prompts.registry import PromptSet
+    from agents.synthesis.config import SynthesisConfig
+    from agents.synthesis.context import SynthContext
+    from agents.synthesis.pipeline import run_stages
+    from cli.progress_lines import phase_progress
+    from query.retriever import Retriever
+
+    try:
+        config = SynthesisConfig(
+            dataset=options["dataset"],
+            seed=options["seed"],
+            kb_sources=tuple(s.strip() for s in (options["kb"] or "").split(",") if s.strip() and s.strip() != "all"),
+            seed_docs=options["seed_docs"],
+            profiles=options["profiles"],
+            topics_per_profile=options["topics"],
+            max_user_turns=options["turns"],
+            max_revisions=options["max_revisions"],
+            augment_per_item=options["augment"],
+            caps=_caps(options["cap"] or []),
+        )
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise UsageError(f"invalid synthesis settings: {problems}") from exc
+    prompts = PromptSet.from_config(options["prompt"] or [])
+    roles = LLMRoles(overrides={"synthesis": {"temperature": config.temperature}})
+    try:
+        if not roles.configured("synthesis"):
+            err_console.print(NO_LLM)
+            return
+        with open_store() as store:
+            assert store.encoder is not None
+            ctx = SynthContext(
+                store=store,
+                retriever=Retriever(store.driver, store.encoder),
+                roles=roles,
+                prompts=prompts,
+                config=config,
+                concurrency=options["concurrency"],
+            )
+            with phase_progress() as progress:
+                results = run_stages(ctx, stages, progress)
+            for result in results:
+                counts = result["counts"]
+                usage = result["usage"]["total"]
+                console.print(
+                    f"[bold]{result['stage']}[/]: "
+                    + ", ".join(f"{k} {v}" for k, v in counts.items())
+                    + f"; LLM calls {usage['calls']} ({usage['endpoint_requests']} sent), "
+                    f"tokens {usage['tokens_in']:,} in / {usage['tokens_out']:,} out"
+                )
+            _export_and_report(
+                store, config.dataset, options["out"] or _default_out(config.dataset), options["documents"]
+            )
+    finally:
+        roles.close()
+
+
+def _export_and_report(store: Any, dataset: str, out: Path, documents: str) -> None:
+    from agents.synthesis.export import export_bundle
+    from agents.synthesis.summary import summary_markdown, synthesis_summary
+
+    summary = export_bundle(store, dataset, out, documents=documents)  # type: ignore[arg-type]
+    figures = synthesis_summary(store, dataset, with_reasons=True)
+    (out / "synthesis_report.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    (out / "synthesis_report.md").write_text(summary_markdown(figures), encoding="utf-8")
+    _print_summary(synthesis_summary(store, dataset))
+    counts = ", ".join(f"{v} {k}" for k, v in summary.counts.items())
+    console.print(f"bundle written to {out} ({counts}); report: {out / 'synthesis_report.md'}")
+    if summary.problems:
+        err_console.print(f"[red]the bundle does not pass check ({len(summary.problems)} problems):[/]")
+        for problem in summary.problems[:20]:
+            err_console.print(f"  {problem}")
+        raise typer.Exit(1)
+    console.print(f"check: ok. Next: ./colabench run --dataset {dataset} --methods MEMKB,HYBRID")
+
+
+def _print_summary(figures: dict[str, Any]) -> None:
+    table = Table(title=f"synthesis {figures['dataset']}")
+    for column in ("stage", "closed", "accepted", "after revision", "rejected", "dropped", "LLM calls"):
+        table.add_column(column, justify="left" if column == "stage" else "right")
+    for stage, s in figures["stages"].items():
+        o = s["outcomes"]
+        table.add_row(
+            stage,
+            str(s["units_closed"]),
+            str(o.get("accepted", 0)),
+            str(s["admitted"].get("after_revision", 0)),
+            str(o.get("rejected", 0)),
+            str(o.get("dropped", 0)),
+            str(int(s["usage"].get("calls", 0))),
+        )
+    console.print(table)
+    for gate, verdicts in figures["gates"].items():
+        console.print(f"gate {gate}: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
+
+
+def _stage_command(name: str) -> None:
+    @expected_errors
+    def command(
+        dataset: str = typer.Option(..., "--dataset", help="name of the dataset to build (new, or one to resume)"),
+        kb: str = typer.Option("all", "--kb", help="Document.source values of the KB (comma-separated) or all"),
+        profiles: int = typer.Option(2, "--profiles", min=1, help="stage I: new profiles"),
+        seed: int = typer.Option(0, "--seed", help="sampling seed (documents, profile slots, topics)"),
+        seed_docs: int = typer.Option(4, "--seed-docs", min=1, help="stage 0: seed documents to link"),
+        topics: int = typer.Option(2, "--topics", min=1, help="topics per profile"),
+        turns: int = typer.Option(3, "--turns", min=1, help="user turns per session at most"),
+        max_revisions: int = typer.Option(1, "--max-revisions", min=0, help="revisions before a draft is dropped"),
+        augment: int = typer.Option(1, "--augment", min=0, help="augmentations per accepted item"),
+        cap: list[str] = typer.Option(None, "--cap", help="ROLE=TOKENS output cap (repeatable)"),
+        prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: a prompt file (repeatable)"),
+        concurrency: int = typer.Option(1, "--concurrency", min=1, max=64, help="units in flight"),
+        out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
+        documents: str = typer.Option("referenced", "--documents", help="referenced | kb: documents in the bundle"),
+    ) -> None:
+        if documents not in ("referenced", "kb"):
+            raise UsageError(f"--documents {documents!r}: expected referenced or kb")
+        _synthesize(
+            _STAGE_SETS[name],
+            dataset=dataset,
+            kb=kb,
+            profiles=profiles,
+            seed=seed,
+            seed_docs=seed_docs,
+            topics=topics,
+            turns=turns,
+            max_revisions=max_revisions,
+            augment=augment,
+            cap=cap,
+            prompt=prompt,
+            concurrency=concurrency,
+            out=out,
+            documents=documents,
+        )
+
+    command.__doc__ = {
+        "docs": "Stage 0: link seed documents of the KB to related documents the linker found by searching.",
+        "profiles": "Stage I: the Director drafts profiles (facts grounded in documents, topics); a reviewer checks.",
+        "dialogue": "Stage II: a user Simulator talks with an Assistant that searches and reads the KB.",
+        "items": "Stage III: Builder, question writer, History Gate (blind solver + comparator) and verifier.",
+        "augment": "Augmentation: recombine conditions or replace the support document; gates run again.",
+        "all": "Every stage in order (each resumes where the log stops), then the bundle and the report.",
+    }[name]
+    app.command(name)(command)
+
+
+for _name in _STAGE_SETS:
+    _stage_command(_name)
+
+
+@app.command("export")
+@expected_errors
+def export(
+    dataset: str = typer.Option(..., "--dataset", help="a synthesized dataset"),
+    out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
+    documents: str = typer.Option("referenced", "--documents", help="referenced | kb"),
+) -> None:
+    """Write a synthesized dataset as a bundle (no LLM needed) and check it."""
+    if documents not in ("referenced", "kb"):
+        raise UsageError(f"--documents {documents!r}: expected referenced or kb")
+    with open_store(with_encoder=False) as store:
+        _export_and_report(store, dataset, out or _default_out(dataset), documents)
+
+
+@app.command("report")
+@expected_errors
+def report(
+    dataset: str = typer.Option(..., "--dataset", help="a synthesized dataset"),
+    as_json: bool = typer.Option(False, "--json", help="print the figures as JSON (no rejection reasons)"),
+) -> None:
+    """Acceptance per stage and gate, and LLM calls, tokens and cost per stage and per accepted item."""
+    from agents.synthesis.summary import synthesis_summary
+
+    with open_store(with_encoder=False) as store:
+        figures = synthesis_summary(store, dataset)
+        if not figures["stages"]["docs"]["units_closed"] and not any(
+            s["units_closed"] for s in figures["stages"].values()
+        ):
+            raise UsageError(f"no synthesis of dataset {dataset!r} in the graph")
+        if as_json:
+            console.print_json(json.dumps(figures))
+        else:
+            _print_summary(figures)

@@ -1,0 +1,503 @@
+"""Pinned rankings: the top 5 documents of HYBRID and SEMANTIC for a fixed query set on the bundled sample,
+through the vector index (the default for a corpus this size), through the exact cosine scan, and under a
+corpus filter. The expected lists were recorded before the retrieval speed work of issue 14; a speed change
+that moves any of them changes what the benchmark measures and must not land silently."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from query.corpus import Corpus
+from query.retriever import Retriever
+
+pytestmark = pytest.mark.neo4j
+
+QUERIES = (
+    "burned pan left on the stove, memory problems living alone",
+    "moderate stage Alzheimer's disease caregiving",
+    "is Alzheimer's disease inherited",
+    "does insurance cover a dietitian visit",
+    "taking ibuprofen every day for knee pain",
+    "potassium salt substitute and kidney disease",
+    "low GFR of 42, chronic kidney disease stages",
+    "stray kitten and toxoplasmosis in pregnancy",
+    "heartburn after dinner every night, over-the-counter medicine",
+    "liver biopsy after abnormal liver tests",
+)
+MODES = ("index", "exact", "filtered")
+RECIPES = ("HYBRID", "SEMANTIC")
+# Documents whose id starts with one of these (a corpus filter that keeps part of the sample).
+FILTER_PREFIXES = ("medquad-gard", "medquad-niddk", "medquad-ghr", "medquad-nihseniorhealth", "openstax-ap2e")
+
+# Recorded before the speed work (pin capture: COLABENCH_PIN_CAPTURE=1 prints the current lists as JSON).
+EXPECTED: dict[str, dict[str, list[list[str]]]] = {
+    "index": {
+        "HYBRID": [
+            [
+                "medquad-nihseniorhealth-0000003",
+                "medquad-mplushealthtopics-0000595",
+                "medquad-nihseniorhealth-0000004",
+                "medquad-ghr-0000048",
+                "medquad-mplushealthtopics-0000383",
+            ],
+            [
+                "medquad-nihseniorhealth-0000004",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-gard-0003486",
+            ],
+            [
+                "medquad-gard-0002013",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-gard-0003486",
+                "medquad-nihseniorhealth-0000004",
+            ],
+            [
+                "medquad-mplushealthtopics-0000431",
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000045",
+                "medquad-nihseniorhealth-0000003",
+            ],
+            [
+                "medquad-mplushealthtopics-0000681",
+                "medquad-nihseniorhealth-0000039",
+                "medquad-mplushealthtopics-0000543",
+                "medquad-mplushealthtopics-0000544",
+                "openstax-ap2e-m46377-fs-id2133721",
+            ],
+            [
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000174",
+                "medquad-mplushealthtopics-0000733",
+                "medquad-niddk-0000180",
+            ],
+            [
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000162",
+                "medquad-mplushealthtopics-0000199",
+                "openstax-ap2e-m46433-fs-id1921085",
+                "medquad-niddk-0000138",
+            ],
+            [
+                "medquad-mplushealthtopics-0000907",
+                "medquad-cdc-0000415",
+                "medquad-mplushealthtopics-0000510",
+                "medquad-gard-0001560",
+                "medquad-mplushealthtopics-0000920",
+            ],
+            [
+                "medquad-mplushealthtopics-0000450",
+                "medquad-mplushealthtopics-0000854",
+                "medquad-mplushealthtopics-0000402",
+                "medquad-mplushealthtopics-0000337",
+                "medquad-mplushealthtopics-0000674",
+            ],
+            [
+                "medquad-nhlbi-0000067",
+                "medquad-mplushealthtopics-0000562",
+                "medquad-niddk-0000184",
+                "medquad-mplushealthtopics-0000092",
+                "medquad-mplushealthtopics-0000561",
+            ],
+        ],
+        "SEMANTIC": [
+            [
+                "medquad-nihseniorhealth-0000003",
+                "medquad-nihseniorhealth-0000004",
+                "openstax-ap2e-m46719-fs-id1319646",
+                "medquad-mplushealthtopics-0000595",
+                "medquad-mplushealthtopics-0000136",
+            ],
+            [
+                "medquad-nihseniorhealth-0000004",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-mplushealthtopics-0000024",
+                "medquad-ghr-0000048",
+                "medquad-mplushealthtopics-0000025",
+            ],
+            [
+                "medquad-gard-0002013",
+                "medquad-gard-0003486",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-ninds-0000017",
+            ],
+            [
+                "medquad-mplushealthtopics-0000431",
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000162",
+                "medquad-mplushealthtopics-0000362",
+                "medquad-nihseniorhealth-0000045",
+            ],
+            [
+                "medquad-nihseniorhealth-0000049",
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46394-fs-id2202802",
+                "medquad-mplushealthtopics-0000681",
+                "medquad-niddk-0000137",
+            ],
+            [
+                "medquad-niddk-0000162",
+                "medquad-niddk-0000174",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000180",
+                "medquad-niddk-0000164",
+            ],
+            [
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46433-fs-id1921085",
+                "openstax-ap2e-m46433-fs-id2520942",
+                "medquad-gard-0000888",
+                "openstax-ap2e-m46435-fs-id1977662",
+            ],
+            [
+                "medquad-mplushealthtopics-0000907",
+                "medquad-cdc-0000415",
+                "medquad-mplushealthtopics-0000510",
+                "medquad-gard-0006135",
+                "medquad-cdc-0000414",
+            ],
+            [
+                "medquad-mplushealthtopics-0000450",
+                "medquad-mplushealthtopics-0000402",
+                "medquad-mplushealthtopics-0000504",
+                "medquad-mplushealthtopics-0000700",
+                "medquad-mplushealthtopics-0000301",
+            ],
+            [
+                "medquad-niddk-0000184",
+                "medquad-niddk-0000185",
+                "medquad-nhlbi-0000067",
+                "medquad-niddk-0000193",
+                "medquad-mplushealthtopics-0000089",
+            ],
+        ],
+    },
+    "exact": {
+        "HYBRID": [
+            [
+                "medquad-nihseniorhealth-0000003",
+                "medquad-mplushealthtopics-0000595",
+                "medquad-nihseniorhealth-0000004",
+                "medquad-ghr-0000048",
+                "medquad-mplushealthtopics-0000383",
+            ],
+            [
+                "medquad-nihseniorhealth-0000004",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-gard-0003486",
+            ],
+            [
+                "medquad-gard-0002013",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-gard-0003486",
+                "medquad-nihseniorhealth-0000004",
+            ],
+            [
+                "medquad-mplushealthtopics-0000431",
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000045",
+                "medquad-nihseniorhealth-0000003",
+            ],
+            [
+                "medquad-mplushealthtopics-0000681",
+                "medquad-nihseniorhealth-0000039",
+                "medquad-mplushealthtopics-0000543",
+                "medquad-mplushealthtopics-0000544",
+                "medquad-mplushealthtopics-0000078",
+            ],
+            [
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000174",
+                "medquad-mplushealthtopics-0000733",
+                "medquad-mplushealthtopics-0000199",
+            ],
+            [
+                "medquad-nihseniorhealth-0000038",
+                "medquad-mplushealthtopics-0000199",
+                "medquad-niddk-0000162",
+                "openstax-ap2e-m46433-fs-id1921085",
+                "medquad-niddk-0000138",
+            ],
+            [
+                "medquad-mplushealthtopics-0000907",
+                "medquad-cdc-0000415",
+                "medquad-mplushealthtopics-0000510",
+                "medquad-gard-0001560",
+                "medquad-mplushealthtopics-0000920",
+            ],
+            [
+                "medquad-mplushealthtopics-0000450",
+                "medquad-mplushealthtopics-0000854",
+                "medquad-mplushealthtopics-0000402",
+                "medquad-mplushealthtopics-0000337",
+                "medquad-mplushealthtopics-0000674",
+            ],
+            [
+                "medquad-nhlbi-0000067",
+                "medquad-mplushealthtopics-0000562",
+                "medquad-niddk-0000184",
+                "medquad-mplushealthtopics-0000092",
+                "medquad-mplushealthtopics-0000561",
+            ],
+        ],
+        "SEMANTIC": [
+            [
+                "medquad-nihseniorhealth-0000003",
+                "medquad-nihseniorhealth-0000004",
+                "openstax-ap2e-m46719-fs-id1319646",
+                "medquad-mplushealthtopics-0000595",
+                "medquad-mplushealthtopics-0000136",
+            ],
+            [
+                "medquad-nihseniorhealth-0000004",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-mplushealthtopics-0000024",
+                "medquad-ghr-0000048",
+                "medquad-mplushealthtopics-0000025",
+            ],
+            [
+                "medquad-gard-0002013",
+                "medquad-gard-0003486",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-ninds-0000017",
+            ],
+            [
+                "medquad-mplushealthtopics-0000431",
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000162",
+                "medquad-mplushealthtopics-0000362",
+                "medquad-nihseniorhealth-0000045",
+            ],
+            [
+                "medquad-nihseniorhealth-0000049",
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46394-fs-id2202802",
+                "medquad-mplushealthtopics-0000681",
+                "medquad-niddk-0000137",
+            ],
+            [
+                "medquad-niddk-0000162",
+                "medquad-niddk-0000174",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000180",
+            ],
+            [
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46433-fs-id1921085",
+                "openstax-ap2e-m46433-fs-id2520942",
+                "openstax-ap2e-m46435-fs-id1977662",
+                "medquad-mplushealthtopics-0000199",
+            ],
+            [
+                "medquad-mplushealthtopics-0000907",
+                "medquad-cdc-0000415",
+                "medquad-mplushealthtopics-0000510",
+                "medquad-gard-0006135",
+                "medquad-cdc-0000414",
+            ],
+            [
+                "medquad-mplushealthtopics-0000450",
+                "medquad-mplushealthtopics-0000402",
+                "medquad-mplushealthtopics-0000504",
+                "medquad-mplushealthtopics-0000700",
+                "medquad-mplushealthtopics-0000301",
+            ],
+            [
+                "medquad-niddk-0000184",
+                "medquad-niddk-0000185",
+                "medquad-nhlbi-0000067",
+                "medquad-niddk-0000193",
+                "medquad-mplushealthtopics-0000089",
+            ],
+        ],
+    },
+    "filtered": {
+        "HYBRID": [
+            [
+                "medquad-nihseniorhealth-0000003",
+                "medquad-nihseniorhealth-0000004",
+                "medquad-ghr-0000048",
+                "openstax-ap2e-m46533-fs-id1488700",
+                "openstax-ap2e-m46719-fs-id1319646",
+            ],
+            [
+                "medquad-nihseniorhealth-0000004",
+                "medquad-ghr-0000048",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-gard-0003486",
+                "medquad-gard-0000269",
+            ],
+            [
+                "medquad-gard-0002013",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "medquad-gard-0003486",
+                "medquad-nihseniorhealth-0000004",
+            ],
+            [
+                "medquad-niddk-0000164",
+                "medquad-nihseniorhealth-0000045",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000038",
+            ],
+            [
+                "medquad-nihseniorhealth-0000039",
+                "medquad-nihseniorhealth-0000049",
+                "openstax-ap2e-m46377-fs-id2133721",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000137",
+            ],
+            [
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000174",
+                "medquad-niddk-0000146",
+                "medquad-niddk-0000164",
+            ],
+            [
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000162",
+                "openstax-ap2e-m46433-fs-id1921085",
+                "medquad-niddk-0000138",
+                "medquad-niddk-0000176",
+            ],
+            [
+                "medquad-gard-0001560",
+                "medquad-niddk-0000013",
+                "openstax-ap2e-m46353-fs-id1284316",
+                "openstax-ap2e-m46319-fs-id2339512",
+                "openstax-ap2e-m46708-fs-id2344330",
+            ],
+            [
+                "openstax-ap2e-m46511-fs-id1897277",
+                "medquad-niddk-0000100",
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46517-lead",
+                "medquad-niddk-0000176",
+            ],
+            [
+                "medquad-niddk-0000184",
+                "medquad-niddk-0000185",
+                "medquad-niddk-0000193",
+                "medquad-gard-0004945",
+                "openstax-ap2e-m46496-fs-id1858356",
+            ],
+        ],
+        "SEMANTIC": [
+            [
+                "medquad-nihseniorhealth-0000003",
+                "medquad-nihseniorhealth-0000004",
+                "openstax-ap2e-m46719-fs-id1319646",
+                "medquad-ghr-0000048",
+                "openstax-ap2e-m46533-fs-id1488700",
+            ],
+            [
+                "medquad-nihseniorhealth-0000004",
+                "medquad-nihseniorhealth-0000003",
+                "medquad-ghr-0000048",
+                "medquad-gard-0003486",
+                "medquad-gard-0000269",
+            ],
+            [
+                "medquad-gard-0002013",
+                "medquad-gard-0003486",
+                "medquad-ghr-0000048",
+                "medquad-gard-0000269",
+                "openstax-ap2e-m46311-fs-id2002415",
+            ],
+            [
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000162",
+                "medquad-nihseniorhealth-0000045",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-nihseniorhealth-0000003",
+            ],
+            [
+                "medquad-nihseniorhealth-0000049",
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46394-fs-id2202802",
+                "medquad-niddk-0000137",
+                "medquad-nihseniorhealth-0000039",
+            ],
+            [
+                "medquad-niddk-0000162",
+                "medquad-niddk-0000174",
+                "medquad-nihseniorhealth-0000038",
+                "medquad-niddk-0000164",
+                "medquad-niddk-0000180",
+            ],
+            [
+                "medquad-nihseniorhealth-0000038",
+                "openstax-ap2e-m46433-fs-id1921085",
+                "openstax-ap2e-m46433-fs-id2520942",
+                "openstax-ap2e-m46435-fs-id1977662",
+                "medquad-gard-0000888",
+            ],
+            [
+                "medquad-gard-0006135",
+                "medquad-gard-0001560",
+                "medquad-gard-0000985",
+                "openstax-ap2e-m46319-fs-id2339512",
+                "medquad-niddk-0000100",
+            ],
+            [
+                "medquad-niddk-0000100",
+                "medquad-nihseniorhealth-0000049",
+                "openstax-ap2e-m46517-fs-id1947052",
+                "openstax-ap2e-m46511-fs-id1897277",
+                "openstax-ap2e-m46705-fs-id2572281",
+            ],
+            [
+                "medquad-niddk-0000184",
+                "medquad-niddk-0000185",
+                "medquad-niddk-0000193",
+                "medquad-gard-0001517",
+                "medquad-ghr-0000257",
+            ],
+        ],
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def rankings(sample_store, encoder) -> dict[str, dict[str, list[list[str]]]]:  # type: ignore[no-untyped-def]
+    retrievers = {
+        "index": (Retriever(sample_store.driver, encoder, exact_max_chunks=0), Corpus()),
+        "exact": (Retriever(sample_store.driver, encoder, exact_max_chunks=1_000_000), Corpus()),
+        "filtered": (Retriever(sample_store.driver, encoder), Corpus(doc_id_prefixes=FILTER_PREFIXES)),
+    }
+    out: dict[str, dict[str, list[list[str]]]] = {}
+    for mode, (retriever, corpus) in retrievers.items():
+        for recipe in RECIPES:
+            out.setdefault(mode, {})[recipe] = [
+                [h.doc_id for h in retriever.search(recipe, q, k=5, corpus=corpus).documents] for q in QUERIES
+            ]
+    if os.environ.get("COLABENCH_PIN_CAPTURE"):
+        print("PINS=" + json.dumps(out))
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("recipe", RECIPES)
+def test_top5_of_the_fixed_queries_did_not_move(rankings, mode: str, recipe: str) -> None:  # type: ignore[no-untyped-def]
+    got = rankings[mode][recipe]
+    expected = EXPECTED[mode][recipe]
+    moved = [(q, e, g) for q, e, g in zip(QUERIES, expected, got, strict=True) if e != g]
+    assert not moved, f"{recipe} ({mode}): rankings moved: {moved}"
+    assert all(len(top) == 5 for top in got)
