@@ -74,8 +74,8 @@ def synthesize(
 
 
 def accepted(result: dict[str, Any]) -> int:
-    counts = result["counts"]
-    return int(counts.get("accepted", 0)) + int(counts.get("accepted_after_revision", 0))
+    """Accepted units of a stage (outcomes accepted, accepted_after_revision, accepted_<direction>)."""
+    return sum(int(v) for k, v in result["counts"].items() if k.startswith("accepted"))
 
 
 def main() -> None:
