@@ -78,17 +78,19 @@ def classify(status: int, payload: bytes) -> str:
 
 
 async def load(
-    port: int, deck: list[tuple[str, bytes]], concurrency: int, seconds: float
+    port: int, deck: list[tuple[str, bytes]], concurrency: int, seconds: float, stop: asyncio.Event | None = None
 ) -> list[tuple[float, str, float]]:
-    """(time since start, outcome, ms) of every request of `concurrency` keep-alive clients for `seconds`."""
+    """(time since start, outcome, ms) of every request of `concurrency` keep-alive clients for `seconds` (or
+    until `stop` is set)."""
     out: list[tuple[float, str, float]] = []
     started = time.perf_counter()
     deadline = started + seconds
+    stop = stop or asyncio.Event()
 
     async def client(offset: int) -> None:
         connection: Connection | None = None
         position = offset
-        while time.perf_counter() < deadline:
+        while time.perf_counter() < deadline and not stop.is_set():
             _kind, body = deck[position % len(deck)]
             position += concurrency
             t0 = time.perf_counter()
@@ -157,7 +159,9 @@ def main() -> None:
 
             async def outage() -> list[tuple[float, str, float]]:
                 t0 = time.perf_counter()
-                task = asyncio.create_task(load(port, deck, args.concurrency, 10 + args.outage + 120))
+                # The load runs until 30 s after /readyz is 200 again, however long the restart takes.
+                stop = asyncio.Event()
+                task = asyncio.create_task(load(port, deck, args.concurrency, 3600, stop))
                 await asyncio.sleep(10)
                 os.kill(int(status.pid or 0), signal.SIGKILL)
                 marks["killed"] = time.perf_counter() - t0
@@ -170,6 +174,8 @@ def main() -> None:
                 while await asyncio.to_thread(readyz, port) != 200 and time.perf_counter() - t0 < marks["up"] + 60:
                     await asyncio.sleep(0.5)
                 marks["ready"] = time.perf_counter() - t0
+                await asyncio.sleep(30)
+                stop.set()
                 return await task
 
             events = asyncio.run(outage())
@@ -186,6 +192,13 @@ def main() -> None:
         first_ok = next((t for t, o, _ in events if t >= marks["restart"] and o == "ok"), None)
         print(f"\n== API drill: Neo4j SIGKILLed under load at {marks['killed']:.0f} s, down {args.outage:.0f} s ==")
         print(f"while down: {len(down):,} responses: {dict(Counter(o for _, o in down))}")
+        for label, lo, hi in (("killed", "killed", "restart"), ("starting", "restart", "up")):
+            part = [o for t, o, _ in events if marks[lo] <= t < marks[hi]]
+            slow = [ms for t, o, ms in events if marks[lo] <= t < marks[hi] and o != "ok"]
+            print(
+                f"  {label} ({marks[lo]:.0f}-{marks[hi]:.0f} s): {dict(Counter(part))}; "
+                f"error reply p50 {percentile(slow, 0.5):.1f} ms, max {max(slow, default=0):.0f} ms"
+            )
         print(f"/readyz while down: {dict(Counter(code for _, code in ready_seen))}")
         print(
             f"Neo4j restart took {marks['up'] - marks['restart']:.1f} s; "
