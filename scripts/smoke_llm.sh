@@ -175,6 +175,9 @@ step() {
 }
 
 step "llm settings" llm settings
+if [[ -z "${NEO4J_URI:-}" ]]; then
+    step "neo4j start" neo4j start  # the project's local server (a no-op when it already runs)
+fi
 step "run" run --methods all --dataset sample --items 2 --judges all
 LLM_SYSTEMS="$("$PY" -c 'from agents.memory.registry import memory_system_names as n, get_memory_system as g
 print(" ".join(s for s in n() if g(s).needs_llm))')"
