@@ -185,8 +185,14 @@ for system in $LLM_SYSTEMS; do
     step "memory build $system" memory build --system "$system"
 done
 if "$PY" -m cli synth --help >/dev/null 2>&1; then
+    # Small output caps: the paper's (up to 24,576 tokens) would let a 135M model ramble for minutes per call.
+    caps=()
+    for role in linker director reviewer simulator disclosure_checker assistant builder question_writer \
+        blind_solver comparator verifier augmenter; do
+        caps+=(--cap "$role=512")
+    done
     step "synth" synth all --dataset smoke-synth --profiles 1 --seed-docs 1 --topics 1 --turns 2 \
-        --out "$WORK/smoke-synth"
+        "${caps[@]}" --out "$WORK/smoke-synth"
 else
     RESULTS+=("skipped  synth (no synth command yet)")
 fi
