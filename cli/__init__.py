@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import typer
 
 from cli import (
@@ -23,7 +21,7 @@ from cli import (
     serve_cmd,
     synth_cmd,
 )
-from cli.debug_log import DEBUG_ENV
+from cli.debug_log import set_debug
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB.")
 
@@ -34,8 +32,7 @@ def _options(
         False, "--debug", help="also print the traceback of an expected failure (kept in .data/logs/cli-debug.log)"
     ),
 ) -> None:
-    if debug:
-        os.environ[DEBUG_ENV] = "1"
+    set_debug(debug)
 
 
 app.add_typer(neo4j_cmd.app, name="neo4j", help="Start, stop and inspect the project's local Neo4j.")

@@ -11,10 +11,17 @@ import traceback
 from graph.paths import data_dir
 
 DEBUG_ENV = "COLABENCH_DEBUG"
+# `--debug` of the current invocation: set on every invocation, so an in-process run (tests, an embedding
+# program) never inherits an earlier one's flag the way a changed environment variable would.
+_flag = {"debug": False}
+
+
+def set_debug(on: bool) -> None:
+    _flag["debug"] = on
 
 
 def debug_enabled() -> bool:
-    return os.environ.get(DEBUG_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    return _flag["debug"] or os.environ.get(DEBUG_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def debug_log_path() -> str:

@@ -107,6 +107,22 @@ def test_the_synthesized_graph_replays_to_the_same_projection(synthesized: dict[
     assert after.digest == before.digest, before.differences(after)
 
 
+def test_a_role_reply_holding_a_non_finite_number_is_sent_back_not_written() -> None:
+    from agents.synthesis.roles import _replayable
+    from agents.synthesis.stage_profiles import ProfileDraft
+
+    fact = {"key": "f1", "text": "t", "category": "health", "source_doc_id": "d"}
+    topic = {"key": "t1", "title": "x", "intent": "y", "fact_keys": ["f1"]}
+    facts = json.dumps([fact, {**fact, "key": "f2"}])
+    draft = ProfileDraft.model_validate_json(  # a JSON reply may spell NaN; the parser takes it
+        f'{{"name": "n", "description": "d", "attributes": {{"age": NaN}}, "facts": {facts}, '
+        f'"topics": [{json.dumps(topic)}]}}'
+    )
+    problem = _replayable(None)(draft)
+    assert problem is not None and "attributes.age" in problem
+    assert _replayable(lambda d: None)(draft.model_copy(update={"attributes": {"age": 41}})) is None
+
+
 def test_synthesis_draft_reasons_and_gate_notes_are_gold() -> None:
     from api.schema.redaction import redact_event
 

@@ -15,6 +15,7 @@ from agents.llm.errors import LLMOutputError
 from agents.prompts.template import render_messages
 from agents.synthesis.context import SynthContext
 from graph.events import SynthesisDraftRecorded
+from graph.json_values import json_value_problem
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -54,10 +55,54 @@ def ask(
     messages = render_messages(ctx.prompts[prompt], view=view.render(), **(extra or {}))
     client = ctx.client(stage, role)
     try:
-        reply = client.structured(messages, output, name=output.__name__, check=check, max_tokens=ctx.config.caps[role])
+        reply = client.structured(
+            messages, output, name=output.__name__, check=_replayable(check), max_tokens=ctx.config.caps[role]
+        )
     except LLMOutputError as exc:
         return RoleOutcome(None, str(exc))
     return RoleOutcome(reply.value)
+
+
+def _replayable(check: Callable[[T], str | None] | None) -> Callable[[T], str | None]:
+    """`check`, after refusing what the log could not store as it is (NaN, Infinity: a JSON reply may spell
+    them): such a reply is re-asked like any invalid one instead of failing when its events are made."""
+
+    def checked(value: T) -> str | None:
+        problem = json_value_problem(value.model_dump())
+        if problem is not None:
+            return str(problem)
+        return check(value) if check is not None else None
+
+    return checked
+
+
+def close_unit(
+    ctx: SynthContext,
+    *,
+    stage: str,
+    role: str,
+    subject: str,
+    outcome: str,
+    reasons: list[str],
+    details: dict[str, object] | None = None,
+) -> str:
+    """Record the final outcome of a unit that ends without records of its own; returns the outcome (for the
+    stage's report)."""
+    ctx.append(
+        [
+            draft_event(
+                ctx,
+                stage=stage,
+                role=role,
+                subject=subject,
+                outcome=outcome,
+                final=True,
+                reasons=reasons,
+                details=details,
+            )
+        ]
+    )
+    return outcome
 
 
 def draft_id(synthesis_id: str, stage: str, subject: str, role: str, revision: int, outcome: str) -> str:

@@ -29,7 +29,7 @@ from agents.synthesis.items_plan import (
     profile_history,
     search_candidates,
 )
-from agents.synthesis.roles import View, ask, draft_event
+from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents
 from graph.events import DomainEvent, ItemAugmented
@@ -118,20 +118,14 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
     support_id = str(row["support_doc_ids"][0]) if row["support_doc_ids"] else ""
     support = documents(ctx, [support_id]).get(support_id)
     if support is None:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="augmenter",
-                    subject=subject,
-                    outcome="dropped",
-                    final=True,
-                    reasons=[f"the source item {source_id} has no support document"],
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="augmenter",
+            subject=subject,
+            outcome="dropped",
+            reasons=[f"the source item {source_id} has no support document"],
         )
-        return "dropped"
     topic_title = next((str(s["topic_title"]) for s in history.sessions if s.get("topic_id") == topic_id), "")
     queries = [topic_title, *[c.text for c in conditions(history)]]
     replacements = search_candidates(ctx, queries, history.exposed | {support_id}, ctx.config.candidates_per_item)
@@ -153,21 +147,15 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
         check=_check(history, support_id, options),
     )
     if made.value is None:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="augmenter",
-                    subject=subject,
-                    outcome="dropped",
-                    final=True,
-                    reasons=[made.problem or "invalid augmentation"],
-                    details={"item_id": new_id, "from_item_id": source_id},
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="augmenter",
+            subject=subject,
+            outcome="dropped",
+            reasons=[made.problem or "invalid augmentation"],
+            details={"item_id": new_id, "from_item_id": source_id},
         )
-        return "dropped"
     direction, plan = made.value.direction, made.value.plan
     summary: dict[str, object] = {
         "item_id": new_id,
@@ -184,21 +172,15 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
         else history_gate_and_verify(ctx, STAGE, history, plan, question, options[plan.support_doc_id], titles)
     )
     if isinstance(result, GateFailure):
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role=result.role,
-                    subject=subject,
-                    outcome="dropped",
-                    final=True,
-                    reasons=result.reasons,
-                    details={**summary, **result.details},
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role=result.role,
+            subject=subject,
+            outcome="dropped",
+            reasons=result.reasons,
+            details={**summary, **result.details},
         )
-        return "dropped"
     assert isinstance(question, str)
     events: list[tuple[str, DomainEvent]] = item_events(
         ctx,

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.prompts.template import render_messages
 from agents.synthesis.context import SynthContext
-from agents.synthesis.roles import View, ask, draft_event
+from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, run_units
 from agents.synthesis.state import closed_subjects, kb_doc_ids
 from agents.tools.definitions import tool_definition
@@ -410,21 +410,15 @@ def synthesize_session(ctx: SynthContext, backend: KbBackend, unit: TopicUnit) -
             check=_check_simulator(set(facts), first=not dialogue),
         )
         if said.value is None:
-            ctx.append(
-                [
-                    draft_event(
-                        ctx,
-                        stage=STAGE,
-                        role="simulator",
-                        subject=unit.topic_id,
-                        outcome="rejected",
-                        final=True,
-                        reasons=[said.problem or "invalid simulator reply"],
-                        details={"session_id": sid, "profile_id": unit.profile_id, "user_turns_before": user_turn},
-                    )
-                ]
+            return close_unit(
+                ctx,
+                stage=STAGE,
+                role="simulator",
+                subject=unit.topic_id,
+                outcome="rejected",
+                reasons=[said.problem or "invalid simulator reply"],
+                details={"session_id": sid, "profile_id": unit.profile_id, "user_turns_before": user_turn},
             )
-            return "rejected"
         turn = said.value
         if turn.action == "end":
             actions.append("end")
@@ -455,21 +449,15 @@ def synthesize_session(ctx: SynthContext, backend: KbBackend, unit: TopicUnit) -
 
         reply = assistant_reply(ctx, backend, dialogue)
         if not reply.text:
-            ctx.append(
-                [
-                    draft_event(
-                        ctx,
-                        stage=STAGE,
-                        role="assistant",
-                        subject=unit.topic_id,
-                        outcome="rejected",
-                        final=True,
-                        reasons=["the assistant gave an empty final answer"],
-                        details={"session_id": sid, "profile_id": unit.profile_id, "user_turns_before": user_turn},
-                    )
-                ]
+            return close_unit(
+                ctx,
+                stage=STAGE,
+                role="assistant",
+                subject=unit.topic_id,
+                outcome="rejected",
+                reasons=["the assistant gave an empty final answer"],
+                details={"session_id": sid, "profile_id": unit.profile_id, "user_turns_before": user_turn},
             )
-            return "rejected"
         index = len(dialogue)
         aid = turn_id(sid, index)
         events.append(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
-from agents.synthesis.roles import View, ask, draft_event
+from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents, kb_doc_ids, linked_from
 from graph.events import DocumentsLinked, DomainEvent
@@ -107,20 +107,14 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
         ctx, stage=STAGE, role="linker", prompt="synth_link_queries", view=link_query_view(seed), output=LinkQueries
     )
     if asked.value is None:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="linker",
-                    subject=seed_id,
-                    outcome="rejected",
-                    final=True,
-                    reasons=[asked.problem or "no valid queries"],
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="linker",
+            subject=seed_id,
+            outcome="rejected",
+            reasons=[asked.problem or "no valid queries"],
         )
-        return "rejected"
     already = linked_from(ctx, [seed_id]).get(seed_id, set())
     found: dict[str, None] = {}
     for query in asked.value.queries:
@@ -131,21 +125,15 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
     texts = documents(ctx, list(found))
     candidates = [brief(texts[d], max_lines=15) for d in found if d in texts]
     if not candidates:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="linker",
-                    subject=seed_id,
-                    outcome="rejected",
-                    final=True,
-                    reasons=["the searches found no candidate that is not already linked"],
-                    details={"queries": asked.value.queries},
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="linker",
+            subject=seed_id,
+            outcome="rejected",
+            reasons=["the searches found no candidate that is not already linked"],
+            details={"queries": asked.value.queries},
         )
-        return "rejected"
     picked = ask(
         ctx,
         stage=STAGE,
@@ -156,20 +144,14 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
         check=_check_links({c.doc_id for c in candidates}, seed_id, wanted),
     )
     if picked.value is None:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="linker",
-                    subject=seed_id,
-                    outcome="rejected",
-                    final=True,
-                    reasons=[picked.problem or "no valid links"],
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="linker",
+            subject=seed_id,
+            outcome="rejected",
+            reasons=[picked.problem or "no valid links"],
         )
-        return "rejected"
     events: list[tuple[str, DomainEvent]] = [
         (
             "linker",

@@ -28,7 +28,7 @@ from agents.synthesis.items_plan import (
     profile_history,
     search_candidates,
 )
-from agents.synthesis.roles import View, ask, draft_event
+from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents
 from graph.events import DomainEvent
@@ -83,39 +83,27 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
     history = profile_history(ctx, str(unit["profile_id"]))
     drafts: list[tuple[str, DomainEvent]] = []
     if not history.disclosures:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="builder",
-                    subject=subject,
-                    outcome="dropped",
-                    final=True,
-                    reasons=["no personal condition was disclosed in this profile's history"],
-                    details={"item_id": item_id},
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="builder",
+            subject=subject,
+            outcome="dropped",
+            reasons=["no personal condition was disclosed in this profile's history"],
+            details={"item_id": item_id},
         )
-        return "dropped"
     queries = [str(unit["title"] or ""), *[c.text for c in conditions(history)]]
     candidates = search_candidates(ctx, queries, history.exposed, ctx.config.candidates_per_item)
     if not candidates:
-        ctx.append(
-            [
-                draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="builder",
-                    subject=subject,
-                    outcome="dropped",
-                    final=True,
-                    reasons=["the search found no support document that the history did not expose"],
-                    details={"item_id": item_id},
-                )
-            ]
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="builder",
+            subject=subject,
+            outcome="dropped",
+            reasons=["the search found no support document that the history did not expose"],
+            details={"item_id": item_id},
         )
-        return "dropped"
     titles = titles_of(ctx, history.exposed)
     check = check_plan(history, candidates)
     previous: ItemPlan | None = None
