@@ -1,4 +1,5 @@
-"""The GraphQL router of the app: strawberry's FastAPI router with one change to the HTTP status.
+"""The GraphQL router of the app: strawberry's FastAPI router with one change to the HTTP status (and replies written
+by orjson, several times faster than the standard library's json).
 
 GraphQL answers HTTP 200 whatever its errors say; that stays so for every error a client caused or could fix.
 A reply whose errors are all `UNAVAILABLE` (Neo4j or the retrieval layer could not be reached, nothing else went
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from fastapi import Response
 from strawberry.fastapi import GraphQLRouter
 from strawberry.http import GraphQLHTTPResponse
@@ -33,7 +35,12 @@ def only_unavailable(response_data: GraphQLHTTPResponse | list[GraphQLHTTPRespon
 
 
 class ColabenchGraphQLRouter(GraphQLRouter[ApiContext, None]):
-    """GraphQLRouter whose replies failed only by an unavailable dependency answer 503 + Retry-After."""
+    """GraphQLRouter whose replies failed only by an unavailable dependency answer 503 + Retry-After; replies are
+    encoded by orjson. Requests are still read by the standard library, which accepts NaN and Infinity so that
+    the append validation can name the field that carries one."""
+
+    def encode_json(self, data: object) -> bytes:
+        return orjson.dumps(data)
 
     def create_response(
         self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse], sub_response: Response

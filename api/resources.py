@@ -121,7 +121,9 @@ class Resources:
             logging.getLogger("colabench.api").warning("retrieval warm-up skipped: %s", exc)
 
     async def close(self) -> None:
-        """Close the drivers this object opened (drivers passed in belong to the caller)."""
+        """Close the reader's sessions and the drivers this object opened (drivers passed in belong to the
+        caller)."""
+        await self.reader.close()
         if self._owns_async_driver:
             await self.async_driver.close()
         if self._sync_driver is not None and self._owns_sync_driver:

@@ -3,6 +3,9 @@
 Events are projected in seq order; consecutive events of one type go through one UNWIND statement.
 Every projection returns the keys of the rows it applied; a row whose references do not resolve is
 missing from that list and fails the whole transaction with a message naming the event.
+
+Planning a batch's statements (`plan_projection`: rows, embeddings, parameters) needs no transaction, so a
+replay plans the next page while Neo4j applies the current one (`apply_projection`).
 """
 
 from __future__ import annotations
@@ -10,22 +13,51 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from neo4j import ManagedTransaction
+from neo4j import ManagedTransaction, Transaction
 from neo4j.exceptions import ClientError
 
 from graph.cypher_files import load_cypher
 from graph.errors import GraphError, UnknownEventTypeError
-from graph.events import EVENT_TYPES, StoredEvent
+from graph.events import EVENT_TYPES
 from graph.hashing import canonical_json
+from graph.quiet_params import QuietList
 from graph.turn_links import plan_turn_links
 from graph.upcasting import needs_upcast, upcast
 
 
 class ProjectionError(GraphError):
     """An event could not be projected (unknown reference, duplicate id)."""
+
+
+class ProjectableEvent(Protocol):
+    """What a projection reads of a logged event (a StoredEvent, or a LoggedEvent read for replay)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def payload(self) -> dict[str, Any]: ...
+
+    @property
+    def schema_version(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """Seq, type, payload and schema version of a logged event: all a projection reads (replay reads only this;
+    building a StoredEvent per event cost more than decoding its payload)."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    schema_version: int = 1
 
 
 class VectorEncoder(Protocol):
@@ -64,7 +96,7 @@ def projected_types() -> list[str]:
     return sorted(_ROW_KEYS)
 
 
-def _base_row(event: StoredEvent) -> dict[str, Any]:
+def _base_row(event: ProjectableEvent) -> dict[str, Any]:
     row: dict[str, Any] = {"seq": event.seq}
     for name, value in event.payload.items():
         if name in _JSON_FIELDS:
@@ -164,7 +196,7 @@ def _referenced_ids(payload: Any, own_key: str | None = None) -> list[str]:
     return found
 
 
-def check_reference_order(events: Sequence[StoredEvent]) -> None:
+def check_reference_order(events: Sequence[ProjectableEvent]) -> None:
     """Refuse a batch in which an event references something a LATER event of the batch creates: such a
     log would project differently when replayed in other batch sizes."""
     created: dict[str, int] = {}
@@ -184,11 +216,11 @@ def check_reference_order(events: Sequence[StoredEvent]) -> None:
                 )
 
 
-def group_consecutive(events: Sequence[StoredEvent]) -> list[tuple[str, list[StoredEvent]]]:
+def group_consecutive(events: Sequence[ProjectableEvent]) -> list[tuple[str, list[ProjectableEvent]]]:
     """Statements to run for a batch: events ordered by type layer (then seq) and grouped by type; a
     group is cut where a conflict key repeats, so updates never share a statement with what they update."""
     ordered = sorted(events, key=lambda e: (_LAYER_INDEX.get(e.type, len(_LAYERS)), e.seq))
-    groups: list[tuple[str, list[StoredEvent]]] = []
+    groups: list[tuple[str, list[ProjectableEvent]]] = []
     keys: set[str] = set()
     for event in ordered:
         conflict = _CONFLICT_KEYS.get(event.type)
@@ -203,41 +235,98 @@ def group_consecutive(events: Sequence[StoredEvent]) -> list[tuple[str, list[Sto
     return groups
 
 
-def project_events(tx: ManagedTransaction, events: Sequence[StoredEvent], encoder: VectorEncoder | None) -> None:
-    """Apply the projections of `events` (in seq order) inside the caller's transaction; events written under
-    an older schema version are projected as their current form (graph/upcasting.py)."""
+@dataclass(frozen=True)
+class PlannedStatement:
+    """One projection statement of a batch, planned outside any transaction: its event type, the events it
+    applies (for error messages), its parameters and the keys its RETURN must list."""
+
+    event_type: str
+    events: Sequence[ProjectableEvent]
+    params: dict[str, Any]
+    expected: list[str]
+
+
+def plan_projection(events: Sequence[ProjectableEvent], encoder: VectorEncoder | None) -> list[PlannedStatement]:
+    """The statements projecting `events` (in seq order), with their rows, embeddings and planned parameters;
+    events written under an older schema version are planned as their current form (graph/upcasting.py)."""
     events = [_current_form(event) for event in events]
     check_reference_order(events)
+    planned: list[PlannedStatement] = []
     for event_type, group in group_consecutive(events):
         if event_type not in _ROW_KEYS:
             raise UnknownEventTypeError(f"no projection for event type {event_type!r}")
         rows = [_base_row(event) for event in group]
         _add_embeddings(event_type, rows, encoder)
+        params: dict[str, Any] = {"rows": rows}
+        if event_type in _EXTRA_PARAMS:
+            params.update(_EXTRA_PARAMS[event_type](rows))
+        key = _ROW_KEYS[event_type]
+        planned.append(
+            PlannedStatement(
+                event_type,
+                group,
+                {name: QuietList(value) if isinstance(value, list) else value for name, value in params.items()},
+                [key(event.payload) for event in group],
+            )
+        )
+    return planned
+
+
+def apply_projection(tx: ManagedTransaction, statements: Sequence[PlannedStatement]) -> None:
+    """Run planned statements inside the caller's transaction; a row whose references do not resolve fails it."""
+    for statement in statements:
+        event_type = statement.event_type
         try:
-            extra = _EXTRA_PARAMS[event_type](rows) if event_type in _EXTRA_PARAMS else {}
-            record = tx.run(load_cypher(f"projection/{event_type}"), rows=rows, **extra).single()
+            record = tx.run(load_cypher(f"projection/{event_type}"), statement.params).single()
         except ClientError as exc:
             raise ProjectionError(_explain_client_error(event_type, exc)) from exc
-        applied = Counter(record["applied"] if record else [])
-        expected = Counter(_ROW_KEYS[event_type](event.payload) for event in group)
-        missing = expected - applied
+        applied = record["applied"] if record else []
+        if applied == statement.expected:  # the usual case: every row applied, in row order
+            continue
+        missing = Counter(statement.expected) - Counter(applied)
         if missing:
-            raise ProjectionError(_explain_missing(event_type, group, set(missing)))
+            raise ProjectionError(_explain_missing(event_type, statement.events, set(missing)))
+
+
+def prepare_plans(tx: ManagedTransaction | Transaction, event_types: Iterable[str]) -> None:
+    """Run each type's projection statement with no rows (every list parameter empty), which writes nothing
+    and takes no lock, so that Neo4j plans it now: a replay prepares the types new in its next page while the
+    current page is applied (after a rebuild drops the graph, every statement is planned again)."""
+    for event_type in event_types:
+        extra = _EXTRA_PARAMS[event_type]([]) if event_type in _EXTRA_PARAMS else {}
+        tx.run(load_cypher(f"projection/{event_type}"), {"rows": [], **extra}).consume()
+
+
+def project_events(tx: ManagedTransaction, events: Sequence[ProjectableEvent], encoder: VectorEncoder | None) -> None:
+    """Apply the projections of `events` (in seq order) inside the caller's transaction."""
+    apply_projection(tx, plan_projection(events, encoder))
+
+
+def _rows_by_profile(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """`profiles` [{profile_id, members}]: the rows' positions per profile, so a statement seeks each profile
+    once instead of once per row."""
+    members: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        members.setdefault(row["profile_id"], []).append(i)
+    return {"profiles": [{"profile_id": profile_id, "members": idx} for profile_id, idx in members.items()]}
 
 
 # Projections that take parameters planned from their rows besides `rows` itself.
-_EXTRA_PARAMS: dict[str, Callable[[list[dict[str, Any]]], dict[str, Any]]] = {"TurnAppended": plan_turn_links}
+_EXTRA_PARAMS: dict[str, Callable[[list[dict[str, Any]]], dict[str, Any]]] = {
+    "TurnAppended": plan_turn_links,
+    "FactRecorded": _rows_by_profile,
+}
 
 
-def _current_form(event: StoredEvent) -> StoredEvent:
-    version = getattr(event, "schema_version", 1)
+def _current_form(event: ProjectableEvent) -> ProjectableEvent:
+    version = event.schema_version
     if not needs_upcast(event.type, version):
         return event
     event_type, version, payload = upcast(event.type, version, event.payload)
-    return event.model_copy(update={"type": event_type, "payload": payload, "schema_version": version})
+    return LoggedEvent(event.seq, event_type, payload, version)
 
 
-def _explain_missing(event_type: str, group: Sequence[StoredEvent], missing: set[str]) -> str:
+def _explain_missing(event_type: str, group: Sequence[ProjectableEvent], missing: set[str]) -> str:
     key = _ROW_KEYS[event_type]
     lines = []
     for event in group:
@@ -256,4 +345,3 @@ def _explain_client_error(event_type: str, exc: ClientError) -> str:
     if exc.code and "ConstraintValidationFailed" in exc.code:
         return f"{event_type}: an id is defined twice: {exc.message}"
     return f"{event_type}: Neo4j refused the projection: {exc.code}: {exc.message}"
-

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from neo4j import ManagedTransaction
 
 from graph.cypher_files import load_cypher, load_statements
-from graph.events import StoredEvent
-from graph.projection import project_events
+from graph.projection import PlannedStatement, apply_projection, plan_projection, prepare_plans
 from graph.store import EventStore
 
 
@@ -43,15 +42,23 @@ def replay(
     on_indexing: Callable[[], None] | None = None,
 ) -> ReplayResult:
     """Project every event of the log again, page by page, each page in one transaction. A reader
-    thread fetches the next page while the current one is projected. Ends by creating the search indexes
-    and waiting (at most `index_timeout_s`) until they are populated; that wait is part of the time."""
+    thread fetches and plans the next page (rows, embeddings, statement parameters) while Neo4j applies the
+    current one. Ends by creating the search indexes and waiting (at most `index_timeout_s`) until they are
+    populated; that wait is part of the time."""
     started = time.perf_counter()
-    pages: queue.Queue[list[StoredEvent] | BaseException | None] = queue.Queue(maxsize=2)
+    pages: queue.Queue[tuple[int, list[PlannedStatement]] | BaseException | None] = queue.Queue(maxsize=2)
 
     def read_pages() -> None:
         try:
+            planned_types: set[str] = set()
             for page in store.read_for_replay(page_size=page_size):
-                pages.put(page)
+                store.warm((e.type, e.payload) for e in page)
+                statements = plan_projection(page, store.encoder)
+                new_types = {statement.event_type for statement in statements} - planned_types
+                if planned_types and new_types:  # the first page is waited for: its statements plan as they run
+                    _prepare_plans(store, new_types)
+                planned_types |= new_types
+                pages.put((len(page), statements))
             pages.put(None)
         except BaseException as exc:  # handed to the projecting thread, which re-raises it
             pages.put(exc)
@@ -65,25 +72,33 @@ def replay(
             break
         if isinstance(item, BaseException):
             raise item
-        _project_page(store, item)
-        total += len(item)
+        count, statements = item
+        _apply_page(store, statements)
+        total += count
         if progress:
-            progress(len(item))
+            progress(count)
     reader.join()
     if on_indexing:
         on_indexing()
-    store.create_schema()
+    store.create_search_indexes()
     with store.driver.session(database=store.database) as session:
         session.run(load_cypher("admin/await_indexes"), seconds=index_timeout_s).consume()
     store.set_encoder_meta()
     return ReplayResult(total, time.perf_counter() - started)
 
 
-def _project_page(store: EventStore, events: list[StoredEvent]) -> None:
-    store.warm((e.type, e.payload) for e in events)
-
+def _apply_page(store: EventStore, statements: list[PlannedStatement]) -> None:
     def work(tx: ManagedTransaction) -> None:
-        project_events(tx, events, store.encoder)
+        apply_projection(tx, statements)
 
     with store.driver.session(database=store.database) as session:
         session.execute_write(work)
+
+
+def _prepare_plans(store: EventStore, event_types: set[str]) -> None:
+    with store.driver.session(database=store.database) as session:
+        tx = session.begin_transaction()
+        try:
+            prepare_plans(tx, sorted(event_types))
+        finally:
+            tx.rollback()

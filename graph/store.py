@@ -18,7 +18,7 @@ from graph.cypher_files import list_cypher, load_cypher, load_statements
 from graph.errors import SchemaMismatchError
 from graph.events import NewEvent, StoredEvent, now_iso
 from graph.hashing import GENESIS_HASH, canonical_json, chain_hash, content_event_id
-from graph.projection import VectorEncoder, project_events, texts_to_embed
+from graph.projection import LoggedEvent, VectorEncoder, project_events, texts_to_embed
 
 SCHEMA_VERSION = 1
 
@@ -47,6 +47,9 @@ class LogHead:
 # The schema file holding the vector and full-text indexes.
 SEARCH_SCHEMA = "schema/04_search"
 
+# Events per record when reading for replay (cypher/log/read_page_lean): few records, each a small batch.
+_REPLAY_CHUNK = 500
+
 
 class EventStore:
     """Append, read and inspect the event log of one Neo4j database."""
@@ -69,6 +72,13 @@ class EventStore:
                 for statement in load_statements(name):
                     session.run(statement, dim=dim).consume()
             session.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).consume()
+
+    def create_search_indexes(self) -> None:
+        """Create the vector and full-text indexes (schema/04_search; idempotent)."""
+        dim = self.encoder.dim if self.encoder else 384
+        with self.driver.session(database=self.database) as session:
+            for statement in load_statements(SEARCH_SCHEMA):
+                session.run(statement, dim=dim).consume()
 
     def ensure_schema(self) -> None:
         """Create the schema (idempotent) and check the projection's vectors come from our encoder."""
@@ -227,15 +237,26 @@ class EventStore:
 
     def read_for_replay(
         self, after: int = 0, until: int | None = None, page_size: int = 5000
-    ) -> Iterator[list[StoredEvent]]:
-        """Pages of events carrying only seq, type and payload (all a projection needs), in seq order."""
-        for records in self._pages(load_cypher("log/read_page_lean"), after, until, page_size):
-            yield [
-                StoredEvent.model_construct(
-                    seq=seq, type=kind, payload=orjson.loads(payload), schema_version=int(version)
-                )
-                for seq, kind, payload, version in records
-            ]
+    ) -> Iterator[list[LoggedEvent]]:
+        """Pages of events carrying only seq, type, payload and schema version (all a projection reads), in seq
+        order."""
+        query = load_cypher("log/read_page_lean")
+        until = self.head().seq if until is None else until
+        cursor = after
+        while cursor < until:
+            page: list[LoggedEvent] = []
+            with self.driver.session(database=self.database) as session:
+                for seqs, kinds, payloads, versions in session.run(
+                    query, after=cursor, until=until, limit=page_size, chunk=_REPLAY_CHUNK
+                ):
+                    page.extend(
+                        LoggedEvent(seq, kind, orjson.loads(payload), int(version))
+                        for seq, kind, payload, version in zip(seqs, kinds, payloads, versions, strict=True)
+                    )
+            if not page:
+                return
+            yield page
+            cursor = page[-1].seq
 
     def _pages(
         self, query: str, after: int, until: int | None, page_size: int, **params: Any

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from api.graph_reader import GraphReader
+from api.prefetch import profile_parts
 from graph.events import MemoryLinked, MemoryLinkSpec, MemoryWritten, NewEvent, StateSpec, StateSummarized
 from tests.test_api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 
@@ -155,14 +156,72 @@ def test_item_provenance_costs_one_query_per_relation_not_per_object(
     monkeypatch.setattr(GraphReader, "rows", counting)
     data_of(gql(client, ITEM_PROVENANCE, {"first": 100}))
     # 28 items, 89 requirements, ~150 statements: a fixed number of queries, whatever the number of objects
-    # (the requirement subtree comes in one prefetch query; the other relations in one query each).
-    assert sorted(names) == sorted(
-        ["list_items", "prefetch/item_requirements", "rel/item_support_documents", "rel/item_history_documents"]
-    )
+    # (the items' requirement subtrees and documents come in one prefetch query).
+    assert sorted(names) == ["list_items", "prefetch/items"]
     names.clear()
     partial = '{ items(first: 100) { id profile { id } } requirement(id: "i-dan-01-r0") { statements { id } } }'
     data_of(gql(client, partial))
-    assert sorted(names) == ["list_items", "nodes/profile", "nodes/requirement", "rel/requirement_statements"]
+    assert sorted(names) == ["list_items", "nodes/requirement", "prefetch/items", "rel/requirement_statements"]
+    names.clear()
+    data_of(gql(client, ITEM_PAGE, {"id": "i-dan-01"}, token=TOKEN))
+    assert names == ["prefetch/items"]
+    names.clear()
+    data_of(gql(client, DOCUMENT_PAGE, {"id": "medquad-nihseniorhealth-0000003"}))
+    assert names == ["prefetch/documents"]
+    names.clear()
+    data_of(gql(client, PROFILE_PAGE, {"id": "p-daniel"}))
+    assert names == ["prefetch/profiles"]
+
+
+ITEM_PAGE = """query($id: ID!) { item(id: $id) { id question labels referenceAnswer profile { id name }
+  requirements { id ordinal text action statements { id text speaker at session { id startedAt } }
+     facts { id text disclosedIn { id } } spans { docId docTitle startLine endLine lines text } }
+  supportDocuments { id title nLines } historyDocuments { id title } } }"""
+DOCUMENT_PAGE = """query($id: ID!) { document(id: $id) { id title nLines lines(startLine: 1, endLine: 40) { text }
+  second: lines(startLine: 3, endLine: 5) { lines endLine truncated }
+  exposures(first: 20) { turnId via startLine endLine query rank } supportsItems { id question }
+  groundedRequirements { startLine endLine requirement { id text } }
+  related(first: 10) { weight outgoing description document { id title } } } }"""
+PROFILE_PAGE = """query($id: ID!) { profile(id: $id) { id name facts(first: 50) { id text disclosedIn { id text } }
+  few: facts(first: 2) { id } sessions(first: 20) { id startedAt turns(first: 20) { id role } }
+  topics { id } items { id question } } }"""
+# Nested turns are prefetched for the first facts and sessions only; the page shows no more than those.
+PROFILE_FIRST_ONES = """query($id: ID!) { profile(id: $id) { facts(first: 1) { id disclosedIn { id } }
+  sessions(first: 2) { id turns(first: 1) { id } } } }"""
+
+
+def test_item_document_and_profile_pages_answer_the_same_with_and_without_prefetch(
+    client: TestClient, driver: Driver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import api.schema.query as query_module
+
+    items = [r["id"] for r in cypher(driver, "MATCH (i:Item) RETURN i.id AS id ORDER BY id")]
+    documents = [
+        r["id"]
+        for r in cypher(
+            driver,
+            "MATCH (d:Document) WHERE (d)<-[:SUPPORTED_BY|USES_HISTORY_DOC|EXPOSED|GROUNDED_IN]-() "
+            "RETURN DISTINCT d.id AS id ORDER BY id",
+        )
+    ]
+    profiles = [r["id"] for r in cypher(driver, "MATCH (p:Profile) RETURN p.id AS id ORDER BY id")]
+    pages = [(ITEM_PAGE, i) for i in items] + [(DOCUMENT_PAGE, d) for d in documents]
+    pages += [(page, p) for page in (PROFILE_PAGE, PROFILE_FIRST_ONES) for p in profiles]
+    assert len(items) == 28 and len(documents) > 50 and len(profiles) >= 3
+    for token in (TOKEN, None):  # with the token every field answers; without it gold is hidden on both paths
+        prefetched = [gql(client, page, {"id": i}, token=token) for page, i in pages]
+        with monkeypatch.context() as patched:
+            patched.setattr(query_module, "item_parts", lambda fields: set())
+            patched.setattr(query_module, "document_parts", lambda fields: (set(), []))
+            patched.setattr(query_module, "profile_parts", lambda fields: {**profile_parts([]), "facts_first": 0})
+            loaded = [gql(client, page, {"id": i}, token=token) for page, i in pages]
+        assert loaded == prefetched
+        items_seen = [body for body, (page, _) in zip(prefetched, pages, strict=True) if page is ITEM_PAGE]
+        if token:
+            assert all(not body.get("errors") for body in prefetched)
+            assert any(r["text"] for body in items_seen for r in body["data"]["item"]["requirements"])
+        else:
+            assert all(error_codes(body) == ["FORBIDDEN_FIELD"] for body in items_seen)
 
 
 def test_reference_answer_is_hidden_without_the_token_or_the_reveal_setting(

@@ -10,7 +10,15 @@ import strawberry
 from api.errors import ApiError, BadInputError, NotFoundError
 from api.explore.neighborhood import build_neighborhood, locate_node
 from api.explore.node_search import find_nodes
-from api.prefetch import prefetch_item_requirements, selects
+from api.prefetch import (
+    document_parts,
+    item_parts,
+    prefetch_documents,
+    prefetch_items,
+    prefetch_profiles,
+    profile_parts,
+    selected_fields,
+)
 from api.schema.adjudication import AdjudicationCase, pending_adjudications
 from api.schema.attempt import Attempt
 from api.schema.context import Info, context_of, loaders_of
@@ -53,13 +61,11 @@ def _search_error(exc: Exception) -> ApiError:
 class Query:
     @strawberry.field(description="A benchmark item with its requirements and their provenance.")
     async def item(self, info: Info, id: strawberry.ID) -> Item | None:
-        if selects(info, "requirements"):
-            # The requirement subtree is fetched alongside the item itself (one round trip for both).
-            node, _ = await asyncio.gather(
-                _node(info, "item", str(id)), prefetch_item_requirements(loaders_of(info), [str(id)])
-            )
-        else:
-            node = await _node(info, "item", str(id))
+        if not id:
+            raise BadInputError("id must not be empty")
+        # The item comes with the relations its selection asks for (profile, documents, requirement subtree).
+        nodes = await prefetch_items(loaders_of(info), [str(id)], item_parts(selected_fields(info)))
+        node = nodes.get(str(id))
         return Item.from_node(node) if node else None
 
     @strawberry.field(description="Items in id order (keyset paging: pass the last id as `after`).")
@@ -75,8 +81,9 @@ class Query:
         rows = await context_of(info).reader.rows(
             "list_items", profile_id=profile, dataset=dataset, after=after, limit=size
         )
-        if rows and selects(info, "requirements"):
-            await prefetch_item_requirements(loaders_of(info), [r["node"]["id"] for r in rows])
+        parts = item_parts(selected_fields(info)) if rows else set()
+        if parts:
+            await prefetch_items(loaders_of(info), [r["node"]["id"] for r in rows], parts)
         return [Item.from_node(r["node"]) for r in rows]
 
     @strawberry.field(description="A requirement e = (r, U, F, K, a).")
@@ -86,7 +93,11 @@ class Query:
 
     @strawberry.field(description="A profile with its facts, topics, history, memories and states.")
     async def profile(self, info: Info, id: strawberry.ID) -> Profile | None:
-        node = await _node(info, "profile", str(id))
+        if not id:
+            raise BadInputError("id must not be empty")
+        # The profile comes with the facts, sessions (and their turns), topics and items its selection asks for.
+        nodes = await prefetch_profiles(loaders_of(info), [str(id)], profile_parts(selected_fields(info)))
+        node = nodes.get(str(id))
         return Profile.from_node(node) if node else None
 
     @strawberry.field(description="Profiles in id order (keyset paging).")
@@ -114,7 +125,12 @@ class Query:
 
     @strawberry.field(description="A document: text by line range, chunks, exposures, related documents, items.")
     async def document(self, info: Info, id: strawberry.ID) -> Document | None:
-        node = await _node(info, "document", str(id))
+        if not id:
+            raise BadInputError("id must not be empty")
+        # The document comes with the relations and line ranges its selection asks for.
+        parts, ranges = document_parts(selected_fields(info))
+        nodes = await prefetch_documents(loaders_of(info), [str(id)], parts, ranges)
+        node = nodes.get(str(id))
         return Document.from_node(node) if node else None
 
     @strawberry.field(description="A memory card with its source turns and linked documents.")
