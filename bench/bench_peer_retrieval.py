@@ -11,14 +11,19 @@ merged); a system's document ranking is colabench's document list (k=10) or the 
 chunks) reduced to distinct documents in order. R@1, R@5, MRR@10 per system, and exact McNemar tests on
 R@1 for each pair (colabench vs peer). Latency: the timed questions are new to every system (each system
 embeds each query once, no cache is shared), the four systems run interleaved in a rotating order per
-question, and p50 / p95 / mean are printed with the p50 ratio colabench / peer.
+question, and p50 / p95 / mean are printed with the p50 ratio colabench / peer and the median of the
+per-question ratios (the two timings of a question are moments apart, so that ratio is the sturdiest on a busy
+machine). `--two-statements` adds colabench HYBRID with its channels as two statements fused in Python (the path
+before the one-statement change, same hits) as a fifth system.
 
     python bench/bench_peer_retrieval.py [--subset all|sample|N] [--questions 2000] [--timed 200] [--peer-top-k 20]
+                                         [--two-statements]
 
 `--subset` ingests part of the knowledge base: `sample` = the 1,368 KB documents of the bundled sample (their
 vectors are cached once the sample was ingested; the questions are those all of whose documents it holds), N =
 the first N documents in sha256(doc_id) order plus every document a measured question needs.
-The benchmark uses a throwaway Neo4j (or the server named by COLABENCH_BENCH_NEO4J_URI, which it wipes).
+The benchmark uses a throwaway Neo4j (or the server named by COLABENCH_BENCH_NEO4J_URI, which it wipes unless
+`--keep-graph` is given: then a second run on that server skips the ingest).
 """
 
 from __future__ import annotations
@@ -27,7 +32,6 @@ import argparse
 import gzip
 import hashlib
 import json
-import math
 import os
 import statistics
 import sys
@@ -40,11 +44,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.stats import percentile  # noqa: E402
+from bench.stats import mcnemar_exact, percentile  # noqa: E402
 
 KB = REPO.parent / "shared" / "data" / "kb"
 SAMPLE_DOCS = REPO / "samples" / "colabench-sample" / "documents.jsonl"
 PAIRS = (("colabench HYBRID", "peer hybrid"), ("colabench SEMANTIC", "peer vector"))
+TWO_STATEMENTS = "colabench HYBRID 2st"
 
 
 def load_questions(n: int) -> list[tuple[str, frozenset[str]]]:
@@ -85,15 +90,6 @@ def kb_input(subset: str, needed: set[str], workdir: Path) -> tuple[Path, set[st
     return path, {json.loads(line)["doc_id"] for line in keep}
 
 
-def mcnemar_exact(b: int, c: int) -> float:
-    """Two-sided exact McNemar p-value from the discordant counts b and c."""
-    n = b + c
-    if n == 0:
-        return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n
-    return min(1.0, 2 * tail)
-
-
 def scores(ranking: list[str], relevant: frozenset[str]) -> tuple[int, int, float]:
     hit1 = int(bool(ranking[:1]) and ranking[0] in relevant)
     hit5 = int(any(d in relevant for d in ranking[:5]))
@@ -116,6 +112,18 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=2000, help="questions scored for accuracy")
     parser.add_argument("--timed", type=int, default=200, help="questions timed (new to every system)")
     parser.add_argument("--peer-top-k", type=int, default=20, help="chunks the peer retrievers return")
+    parser.add_argument(
+        "--keep-graph",
+        action="store_true",
+        help="with COLABENCH_BENCH_NEO4J_URI: do not wipe that server; documents an earlier run ingested are "
+        "skipped, so repeated runs need no ingest (the server must hold nothing but the knowledge base)",
+    )
+    parser.add_argument(
+        "--two-statements",
+        action="store_true",
+        help="also time colabench HYBRID with its two channels as separate statements fused in Python (the path "
+        "before the one-statement change; same hits), to show what that change buys on this machine",
+    )
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
@@ -132,6 +140,7 @@ def main() -> None:
     import neo4j_graphrag
 
     from bench.neo4j_for_bench import bench_neo4j
+    from graph.cypher_files import load_cypher
     from graph.embeddings import load_encoder
     from graph.store import EventStore
     from ingest.pipeline import load_input, write_events
@@ -163,7 +172,10 @@ def main() -> None:
         def embed_query(self, text: str) -> list[float]:
             return [float(x) for x in self.raw.encode([text])[0]]
 
-    with tempfile.TemporaryDirectory(prefix="colabench-peer-") as tmp, bench_neo4j() as (driver, _pid):
+    with (
+        tempfile.TemporaryDirectory(prefix="colabench-peer-") as tmp,
+        bench_neo4j(keep=args.keep_graph) as (driver, _pid),
+    ):
         path, doc_ids = kb_input(args.subset, needed, Path(tmp))
         n_docs = 6256 if doc_ids is None else len(doc_ids)
         store = EventStore(driver, "neo4j", encoder)
@@ -172,11 +184,12 @@ def main() -> None:
         t0 = time.perf_counter()
         write_events(store, load_input(path, "kb"))
         with driver.session() as session:
-            n_chunks = session.run("MATCH (c:Chunk) RETURN count(c) AS n").single()["n"]
+            counted = session.run(load_cypher("query/count_chunks")).single()
+        n_chunks = int(counted["n"]) if counted else 0
         print(f"ingested in {time.perf_counter() - t0:.0f} s: {n_chunks:,} chunks", flush=True)
 
-        def colabench(recipe: str) -> Callable[[str], list[str]]:
-            retriever = Retriever(driver, encoder)
+        def colabench(recipe: str, one_statement: bool = True) -> Callable[[str], list[str]]:
+            retriever = Retriever(driver, encoder, one_statement=one_statement)
             return lambda q: [h.doc_id for h in retriever.search(recipe, q, k=10).documents]
 
         def as_item(record: Any) -> Any:
@@ -199,12 +212,15 @@ def main() -> None:
             return run
 
         def systems() -> dict[str, Callable[[str], list[str]]]:
-            return {
+            made = {
                 "colabench HYBRID": colabench("HYBRID"),
                 "peer hybrid": peer("hybrid"),
                 "colabench SEMANTIC": colabench("SEMANTIC"),
                 "peer vector": peer("vector"),
             }
+            if args.two_statements:
+                made[TWO_STATEMENTS] = colabench("HYBRID", one_statement=False)
+            return made
 
         names = list(systems())
         failures: dict[str, int] = dict.fromkeys(names, 0)
@@ -235,8 +251,9 @@ def main() -> None:
             for q, _ in questions[:5]:
                 attempt(fn, name, q)
         times: dict[str, list[float]] = {name: [] for name in names}
+        load_before = os.getloadavg()
         for i, (q, _) in enumerate(timed):
-            order = names[i % 4 :] + names[: i % 4]
+            order = names[i % len(names) :] + names[: i % len(names)]
             for name in order:
                 t = time.perf_counter()
                 attempt(run[name], name, q)
@@ -247,22 +264,31 @@ def main() -> None:
         f"\n== colabench vs neo4j-graphrag {neo4j_graphrag.__version__} (peer top_k {args.peer_top_k} chunks), "
         f"{n_docs:,} documents / {n_chunks:,} chunks, {len(scored)} questions scored, {len(timed)} timed"
     )
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (2 cores, shared machine)")
+    print(
+        f"load average (1, 5, 15 min) {' '.join(f'{x:.2f}' for x in load_before)} before the timed questions, "
+        f"{' '.join(f'{x:.2f}' for x in load)} after ({os.cpu_count()} cores)"
+    )
     print(f"{'system':20} {'p50 ms':>7} {'p95 ms':>7} {'mean ms':>8} {'R@1':>6} {'R@5':>6} {'MRR@10':>7} {'failed':>6}")
     for name in names:
         h = hits[name]
-        t = times[name]
+        ms = times[name]
         print(
-            f"{name:20} {percentile(t, 0.5):7.1f} {percentile(t, 0.95):7.1f} {statistics.fmean(t):8.1f} "
+            f"{name:20} {percentile(ms, 0.5):7.1f} {percentile(ms, 0.95):7.1f} {statistics.fmean(ms):8.1f} "
             f"{statistics.fmean(x[0] for x in h):6.3f} {statistics.fmean(x[1] for x in h):6.3f} "
             f"{statistics.fmean(x[2] for x in h):7.3f} {failures[name]:>6}"
         )
-    for ours, theirs in PAIRS:
+    pairs = [*PAIRS, (TWO_STATEMENTS, "peer hybrid"), ("colabench HYBRID", TWO_STATEMENTS)]
+    for ours, theirs in pairs:
+        if ours not in times or theirs not in times:
+            continue
         b = sum(1 for x, y in zip(hits[ours], hits[theirs], strict=True) if x[0] and not y[0])
         c = sum(1 for x, y in zip(hits[ours], hits[theirs], strict=True) if y[0] and not x[0])
         ratio = percentile(times[ours], 0.5) / percentile(times[theirs], 0.5)
+        # The same question's two timings are taken moments apart: their ratio is the sturdiest under load.
+        paired = statistics.median(x / y for x, y in zip(times[ours], times[theirs], strict=True))
         print(
-            f"{ours} vs {theirs}: p50 ratio {ratio:.2f}; R@1 McNemar: {b} won, {c} lost, p = {mcnemar_exact(b, c):.2g}"
+            f"{ours} vs {theirs}: p50 ratio {ratio:.2f}, median paired ratio {paired:.2f}; R@1 McNemar: {b} won, "
+            f"{c} lost, p = {mcnemar_exact(b, c):.2g}"
         )
 
 

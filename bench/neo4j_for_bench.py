@@ -19,12 +19,14 @@ from graph.settings import Neo4jSettings
 
 
 @contextmanager
-def bench_neo4j(heap: str = "2g", pagecache_mib: int = 512) -> Iterator[tuple[Driver, int | None]]:
-    """(driver, JVM pid or None) on an empty database."""
+def bench_neo4j(heap: str = "2g", pagecache_mib: int = 512, keep: bool = False) -> Iterator[tuple[Driver, int | None]]:
+    """(driver, JVM pid or None) on an empty database; `keep`: the COLABENCH_BENCH_NEO4J_URI server is not wiped
+    (a benchmark that ingests idempotently then reuses what an earlier run ingested)."""
     external = os.environ.get("COLABENCH_BENCH_NEO4J_URI")
     if external:
         driver = open_driver(Neo4jSettings(uri=external))
-        wipe(driver)
+        if not keep:
+            wipe(driver)
         try:
             yield driver, None
         finally:

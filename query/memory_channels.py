@@ -18,6 +18,7 @@ from graph.cypher_files import load_cypher
 from query.bm25 import BM25Cache, BM25Index
 from query.corpus import Corpus
 from query.fusion import fuse_channels
+from query.query_vectors import vector_param
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class MemoryChannels:
 
     def cards(self, profile_id: str, system: str, vector: np.ndarray | None, cutoff: Cutoff | None) -> list[Card]:
         """The live cards of `profile_id` in `system` visible at the cut-off, with cosine to `vector`."""
-        vec = vector.astype(np.float32).tolist() if vector is not None else None
+        vec = vector_param(vector) if vector is not None else None
         with self.driver.session(database=self.database) as session:
             if cutoff is None:
                 # Without a cut-off the sources are not needed to choose cards: only hits fetch them.

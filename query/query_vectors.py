@@ -17,8 +17,16 @@ from typing import Any
 import numpy as np
 
 from graph.projection import VectorEncoder
+from graph.quiet_params import QuietList
 
 QUERY_THREADS = 1
+
+
+def vector_param(vector: np.ndarray) -> QuietList:
+    """`vector` as a float32-rounded Cypher parameter whose repr is short: the driver formats every RUN's
+    parameters for its debug log even when that log is off (graph.quiet_params), and the repr of 384 floats
+    took 1.5 ms per statement at a load average of 14 on 2 cores."""
+    return QuietList(vector.astype(np.float32).tolist())
 
 
 def _query_encoder(raw: Any) -> Any:

@@ -3,6 +3,9 @@
 `search` validates its input (typed errors from query.errors), embeds the query once, runs the recipe's
 knowledge channels (keyword, semantic, memory-linked) and fuses them with RRF, ranks the profile's memory
 cards, reads the profile's active states, and returns every hit with ids that resolve in the graph.
+Semantic + keyword over the whole graph (HYBRID) run with their fusion as one statement
+(`KnowledgeChannels.hybrid`, the same hits as the two channels fused here); a search whose only work is one
+statement runs it without a worker thread.
 `read` is the Read tool. Timings per stage are reported in milliseconds.
 """
 
@@ -29,8 +32,8 @@ from query.errors import (
     UnknownProfileError,
     UnknownTurnError,
 )
-from query.fusion import fuse_channels
-from query.knowledge import Candidate, ChannelRun, KnowledgeChannels
+from query.fusion import Fused, fuse_channels
+from query.knowledge import FUSED_CHANNELS, Candidate, ChannelRun, KnowledgeChannels
 from query.linked_memory_response import memory_response
 from query.lucene import build_lucene_query
 from query.memory_channels import Card, Cutoff, MemoryChannels, RankedCard
@@ -75,7 +78,10 @@ class Retriever:
         *,
         corpus: Corpus | None = None,
         exact_max_chunks: int | None = None,
+        one_statement: bool = True,
     ) -> None:
+        """`one_statement=False` runs HYBRID's two channels as separate statements fused in Python even where
+        one statement could serve (the reference path the one-statement path is tested and timed against)."""
         self.driver = driver
         self.encoder = encoder
         self.database = database
@@ -83,6 +89,7 @@ class Retriever:
         self.knowledge = KnowledgeChannels(driver, database, exact_max_chunks=exact_max_chunks)
         self.memory = MemoryChannels(driver, database)
         self.query_embedder = QueryEmbedder(encoder)
+        self.one_statement = one_statement
         self._encoder_checked = False
         self._pool = _shared_pool()
 
@@ -177,8 +184,6 @@ class Retriever:
         # its top k is the channel's top k (the deeper list only feeds a fusion); fewer rows, the same hits.
         depth = min(recipe.channel_depth, k) if len(recipe.knowledge_channels) == 1 else recipe.channel_depth
 
-        # Work that needs no query vector starts first and overlaps the embedding.
-        keyword_future: Future[ChannelRun] | None = None
         lucene = None
         if "keyword" in recipe.knowledge_channels:
             lucene = build_lucene_query(text, keywords)
@@ -187,26 +192,48 @@ class Retriever:
                     "keyword channel: the query has no searchable term (only stop words, punctuation or "
                     "whitespace), so it returned nothing"
                 )
-            else:
-                keyword_future = self._submit(
-                    timings,
-                    "keyword",
-                    self.knowledge.keyword,
-                    lucene,
-                    corpus,
-                    depth,
-                    recipe.channel_chunks,
-                )
+        # Semantic + keyword over the whole graph: both channels and their fusion run as one statement after the
+        # embedding (one round trip, k rows back instead of 2 x depth; see README "Side by side").
+        one_statement = (
+            self.one_statement
+            and recipe.knowledge_channels == FUSED_CHANNELS
+            and lucene is not None
+            and self.knowledge.fuses_in_one_statement(corpus)
+        )
+
+        # A search whose only work is one knowledge statement runs it in this thread: there is nothing to overlap
+        # it with, and a hand-off to a worker thread waits for a time slice on a busy machine.
+        alone = profile_id is None and (one_statement or len(recipe.knowledge_channels) == 1)
+
+        # Work that needs no query vector starts first and overlaps the embedding.
+        keyword_future: Future[ChannelRun] | None = None
+        if lucene is not None and not one_statement:
+            keyword_future = self._start(
+                alone,
+                timings,
+                "keyword",
+                self.knowledge.keyword,
+                lucene,
+                corpus,
+                depth,
+                recipe.channel_chunks,
+            )
         vector = None
         if needs_vector:
             t0 = time.perf_counter()
             vector = self.query_embedder.embed(text)
             timings["embed"] = _ms(t0)
 
+        fused_future: Future[list[tuple[Fused, Candidate]]] | None = None
+        if one_statement:
+            assert vector is not None and lucene is not None
+            fused_args = (vector, lucene, depth, recipe.channel_chunks, k, recipe.kappa)
+            fused_future = self._start(alone, timings, "hybrid", self.knowledge.hybrid, *fused_args)
         semantic_future: Future[ChannelRun] | None = None
-        if "semantic" in recipe.knowledge_channels:
+        if "semantic" in recipe.knowledge_channels and not one_statement:
             assert vector is not None
-            semantic_future = self._submit(
+            semantic_future = self._start(
+                alone,
                 timings,
                 "semantic",
                 self.knowledge.semantic,
@@ -273,13 +300,17 @@ class Retriever:
                         f"memory-linked channel: no memory card of profile {profile_id} has document links in "
                         f"this corpus; run `./colabench memory build --profile {profile_id}` (the channel is empty)"
                     )
+            elif one_statement:
+                continue
             elif channel == "keyword":
                 lists["keyword"] = self._channel_result(keyword_future, "keyword", k, notes)
             elif channel == "semantic":
                 lists["semantic"] = self._channel_result(semantic_future, "semantic", k, notes)
 
         documents: list[DocumentHit] = []
-        if recipe.knowledge_channels:
+        if fused_future is not None:
+            documents = self._hits(fused_future.result(), k, notes)
+        elif recipe.knowledge_channels:
             documents = self._documents(recipe, lists, k, vector, timings, notes)
 
         memories: list[MemoryHit] = []
@@ -314,6 +345,22 @@ class Retriever:
         )
 
     # --- pieces -------------------------------------------------------------------------------------
+
+    def _start(
+        self, inline: bool, timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any
+    ) -> Future[T]:
+        """`fn(*args)` on a worker thread, or (`inline`) now in this thread as an already completed future."""
+        if not inline:
+            return self._submit(timings, name, fn, *args)
+        done: Future[T] = Future()
+        t0 = time.perf_counter()
+        try:
+            done.set_result(fn(*args))
+        except Exception as exc:  # raised where the result is read, as from a worker thread
+            done.set_exception(exc)
+        finally:
+            timings[name] = _ms(t0)
+        return done
 
     def _submit(self, timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any) -> Future[T]:
         def timed() -> T:
@@ -441,9 +488,13 @@ class Retriever:
                 f"documents {missing} have no chunks, so they cannot give a snippet; their ingest did not "
                 "finish: run the same `./colabench ingest` command again to resume it"
             )
+        return self._hits([(f, snippet[f.item_id]) for f in chosen], k, notes)
+
+    @staticmethod
+    def _hits(chosen: list[tuple[Fused, Candidate]], k: int, notes: list[str]) -> list[DocumentHit]:
+        """Document hits in the given order: each fused document with the snippet of its chosen chunk."""
         hits = []
-        for rank, f in enumerate(chosen, start=1):
-            c = snippet[f.item_id]
+        for rank, (f, c) in enumerate(chosen, start=1):
             assert c.chunk_id is not None and c.start_line is not None and c.end_line is not None
             hits.append(
                 DocumentHit(

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from query.corpus import Corpus
+from query.recipes import HYBRID
 from query.retriever import Retriever
 
 pytestmark = pytest.mark.neo4j
@@ -501,3 +502,32 @@ def test_top5_of_the_fixed_queries_did_not_move(rankings, mode: str, recipe: str
     moved = [(q, e, g) for q, e, g in zip(QUERIES, expected, got, strict=True) if e != g]
     assert not moved, f"{recipe} ({mode}): rankings moved: {moved}"
     assert all(len(top) == 5 for top in got)
+
+
+# More queries for the path comparison: the pinned ones, and shorter and longer phrasings.
+PATH_QUERIES = (
+    *QUERIES,
+    "what are the symptoms of type 2 diabetes",
+    "HIV/AIDS treatment options",
+    "how is high blood pressure diagnosed?",
+    "Alzheimer",
+    "genetic testing for inherited kidney disorders in children and adults",
+    "side effects of chemotherapy",
+)
+
+
+def test_one_statement_hybrid_returns_the_two_statement_hits(sample_store, encoder) -> None:  # type: ignore[no-untyped-def]
+    """HYBRID over the whole graph through the vector index runs both channels and the RRF in one statement;
+    it must give exactly the hits of the channels run separately and fused in Python (ids, snippets, line
+    ranges, scores and channel ranks), at every k and for another RRF constant."""
+    one = Retriever(sample_store.driver, encoder, exact_max_chunks=0)
+    two = Retriever(sample_store.driver, encoder, exact_max_chunks=0, one_statement=False)
+    for q in PATH_QUERIES:
+        for recipe, k in ((HYBRID, 1), (HYBRID, 5), (HYBRID, 20), (HYBRID.with_kappa(1.0), 20)):
+            fused = one.search(recipe, q, k=k)
+            separate = two.search(recipe, q, k=k)
+            assert "hybrid" in fused.timings_ms and "semantic" not in fused.timings_ms  # the one-statement path ran
+            assert "semantic" in separate.timings_ms and "keyword" in separate.timings_ms
+            assert fused.documents, (q, k)
+            assert fused.documents == separate.documents, (q, k)
+            assert fused.notes == separate.notes  # e.g. "only 18 documents matched (k=20)"

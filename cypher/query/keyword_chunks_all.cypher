@@ -2,10 +2,11 @@
 // chunk_text) grouped by document; the same rows as keyword_chunks with $filtered = false, without the
 // per-hit filter subquery and the collect/unwind that only a filter needs. $lucene, $limit, $depth as there.
 CALL db.index.fulltext.queryNodes('chunk_text', $lucene, {limit: $limit}) YIELD node AS c, score
-WITH c, score
-ORDER BY score DESC, c.id
-WITH c.doc_id AS doc_id, collect(c)[0] AS best, max(score) AS score
-RETURN doc_id, best.id AS chunk_id, score, best.doc_title AS title, best.start_line AS start_line,
-       best.end_line AS end_line, best.text AS text
+WITH c.doc_id AS doc_id, collect({c: c, s: score}) AS hits, max(score) AS score
 ORDER BY score DESC, doc_id
 LIMIT $depth
+// the best chunk: the highest score, ties by chunk id (only the kept documents' chunks are compared)
+WITH doc_id, score, reduce(b = null, h IN hits |
+  CASE WHEN b IS NULL OR h.s > b.s OR (h.s = b.s AND h.c.id < b.c.id) THEN h ELSE b END).c AS best
+RETURN doc_id, best.id AS chunk_id, score, best.doc_title AS title, best.start_line AS start_line,
+       best.end_line AS end_line, best.text AS text

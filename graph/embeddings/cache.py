@@ -63,9 +63,11 @@ class EmbeddingCache:
                 conn.executemany(
                     f"INSERT OR IGNORE INTO {_LOOKUP_TABLE} (k) VALUES (?)", ((k,) for k in keys)
                 )
+                # CROSS JOIN fixes the join order (SQLite's hint): probe the primary key per wanted key. A plain
+                # JOIN was planned as a scan of every row of the encoder (300 ms per lookup at 39k rows).
                 rows = conn.execute(
                     f"SELECT e.text_sha256, e.vector FROM {_LOOKUP_TABLE} AS w "
-                    "JOIN embeddings AS e ON e.encoder_id = ? AND e.text_sha256 = w.k",
+                    "CROSS JOIN embeddings AS e ON e.encoder_id = ? AND e.text_sha256 = w.k",
                     (encoder_id,),
                 ).fetchall()
                 conn.execute(f"DELETE FROM {_LOOKUP_TABLE}")
