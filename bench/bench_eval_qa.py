@@ -40,7 +40,7 @@ FIXTURE = REPO / "tests" / "fixtures" / "longmemeval_qa_mini" / "longmemeval_s_q
 
 
 def one_pass(
-    store: EventStore, fake: FakeOpenAI, path: Path, k: int, reader: str, time_aware: bool, recipe: str = "RAW_TURNS"
+    store: EventStore, fake: FakeOpenAI, path: Path, k: int, reader: str, time_aware: str, recipe: str = "RAW_TURNS"
 ) -> QaRunOutcome:
     base = {"base_url": fake.base_url, "model": "fake", "retry_base_s": 0.0, "max_retries": 0}
     roles = LLMRoles(
@@ -74,7 +74,7 @@ def main() -> None:
         store = EventStore(driver, encoder=encoder)
         store.ensure_schema()
         print(f"data: {args.path.name}; rag {args.recipe}, round units, k={args.k}; instant fake endpoint, cache off")
-        passes = [("direct", False), ("direct", True), ("chain-of-note", False)]
+        passes = [("direct", "none"), ("direct", "rules"), ("chain-of-note", "none")]
         for n, (reader, time_aware) in enumerate(passes):
             outcome = one_pass(
                 store, fake, args.path, args.k - n, reader, time_aware, args.recipe
@@ -83,7 +83,7 @@ def main() -> None:
             loop_ms = outcome.seconds["questions"] * 1000 / max(1, questions)  # every append included
             llm_ms = outcome.llm_seconds * 1000 / max(1, questions)
             phases = ", ".join(f"{k} {v / max(1, questions):.1f}" for k, v in sorted(outcome.phase_ms.items()))
-            label = f"{reader}{' +time' if time_aware else ''} k={args.k - n}"
+            label = f"{reader}{f' +time({time_aware})' if time_aware != 'none' else ''} k={args.k - n}"
             print(
                 f"{label:<22} {questions} questions: {loop_ms:6.1f} ms per question, of which {llm_ms:5.1f} ms inside "
                 f"the 2 LLM calls -> harness {loop_ms - llm_ms:5.1f} ms (median question "
@@ -91,7 +91,7 @@ def main() -> None:
                 f"ms; one-time: prepare {outcome.seconds['prepare']:.1f} s, index {outcome.seconds['index']:.1f} s"
             )
         started = time.perf_counter()
-        again = one_pass(store, fake, args.path, args.k, "direct", False, args.recipe)
+        again = one_pass(store, fake, args.path, args.k, "direct", "none", args.recipe)
         print(
             f"rerun of the first pass: {again.skipped_done} questions skipped as done "
             f"in {time.perf_counter() - started:.1f} s"

@@ -33,6 +33,8 @@ ENTRY_POINTS = {  # label -> (file suffix, function name); cumulative time, call
     "dataset ingest (prepare)": ("query/evaluation/datasets.py", "prepare_dataset"),
     "event-log appends (all)": ("graph/store.py", "append"),
     "encoder calls (all)": ("graph/embeddings/cached.py", "encode"),
+    "query embeddings (QueryEmbedder)": ("query/query_vectors.py", "embed"),
+    "ONNX session opens": ("graph/embeddings/onnx_encoder.py", "load"),
     "LLM client chat": ("agents/llm/client.py", "chat"),
     "question indexing": ("agents/qa/feeds.py", "prepare_question"),
     "feeding (rank units)": ("agents/qa/feeds.py", "feed_units"),
@@ -75,7 +77,7 @@ def main() -> None:
         store.ensure_schema()
         profiler = cProfile.Profile()
         profiler.enable()
-        cold = one_pass(store, fake, args.path, args.k, "direct", False)
+        cold = one_pass(store, fake, args.path, args.k, "direct", "none")
         profiler.disable()
         print(_line(f"cold pass k={args.k}", cold))
         stats = pstats.Stats(profiler)
@@ -84,7 +86,7 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(args.top)
         print(out.getvalue())
-        warm = one_pass(store, fake, args.path, args.k - 1, "direct", False)
+        warm = one_pass(store, fake, args.path, args.k - 1, "direct", "none")
         print(_line(f"warm pass k={args.k - 1}", warm))
 
 

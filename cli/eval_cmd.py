@@ -65,8 +65,14 @@ def retrieval(
     key_expansion: str = typer.Option(
         "none", "--key-expansion", help="none | facts: also rank cards with LLM facts appended to their keys"
     ),
-    time_aware: bool = typer.Option(
-        False, "--time-aware", help="also rank cards only among sessions in the question's time range"
+    time_aware: str = typer.Option(
+        "none",
+        "--time-aware",
+        help="none | rules | llm: also rank cards only among sessions in the question's time range, read by "
+        "rules or by an LLM (LongMemEval's definition; the `memory` role)",
+    ),
+    prompt: list[str] = typer.Option(
+        None, "--prompt", help="NAME=PATH[@SHA256]: a qa_key_facts / qa_time_range prompt file (repeatable)"
     ),
 ) -> None:
     """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe.
@@ -82,7 +88,7 @@ def retrieval(
     source = resolve_dataset_path(path)
     from cli.eval_qa_cmd import retrieval_expansion
 
-    expansion, fact_roles = retrieval_expansion(key_expansion, time_aware)
+    expansion, fact_roles = retrieval_expansion(key_expansion, time_aware, prompt)
     with open_store() as store, phase_progress() as on_progress:
         assert store.encoder is not None
         retriever = Retriever(store.driver, store.encoder, store.database)

@@ -31,7 +31,11 @@ def qa(
     k: int = typer.Option(10, "--k", help="rag: units fed to the reader"),
     granularity: str = typer.Option("round", "--granularity", help="rag: round (user turn + reply) | session"),
     key_expansion: str = typer.Option("none", "--key-expansion", help="rag: none | facts (LLM facts appended to keys)"),
-    time_aware: bool = typer.Option(False, "--time-aware", help="rag: narrow candidates to the question's time range"),
+    time_aware: str = typer.Option(
+        "none",
+        "--time-aware",
+        help="rag: narrow candidates to the question's time range, read by rules | llm (LongMemEval's) | none",
+    ),
     reader: str = typer.Option("direct", "--reader", help="direct | chain-of-note"),
     limit: int = typer.Option(None, "--limit", help="at most this many questions (stable subset)"),
     out: Path = typer.Option(None, "--out", help="write the run summary as JSON here"),
@@ -64,6 +68,15 @@ def qa(
             if not roles.configured(role):
                 raise QaError("--key-expansion facts extracts facts with an LLM: " + NEEDS_LLM.split(": ", 1)[1])
             fact_llm = roles.client(role)
+        time_llm = None
+        if config.time_aware == "llm":
+            role = "memory" if roles.configured("memory") else "answerer"
+            if not roles.configured(role):
+                raise QaError(
+                    "--time-aware llm reads each question's time range with an LLM (`--time-aware rules` needs none): "
+                    + NEEDS_LLM.split(": ", 1)[1]
+                )
+            time_llm = roles.client(role)
         reader_llm = roles.client("answerer") if has_llm else None
         judge_llm = roles.client("judge") if has_llm else None
         with open_store() as store:
@@ -75,6 +88,7 @@ def qa(
                 reader_llm=reader_llm,
                 judge_llm=judge_llm,
                 fact_llm=fact_llm,
+                time_llm=time_llm,
                 limit=limit,
                 progress_every_s=10.0,
                 prompts=prompts,
@@ -163,6 +177,13 @@ def print_outcome(outcome: Any) -> None:
     console.print(table)
     if not outcome.retrieval_only:
         console.print(f"task-averaged accuracy {_pct(summary.task_averaged_accuracy)}; run {outcome.qa_run_id}")
+    if summary.time_ranges:
+        counts = summary.time_ranges
+        console.print(
+            f"time ranges ({outcome.config.get('time_aware')}): {counts.get('range', 0)} read, "
+            f"{counts.get('none', 0)} none, {counts.get('no_date', 0)} without a question date, "
+            f"{counts.get('invalid', 0)} invalid (re-asked, then not narrowed)"
+        )
     if outcome.per_question_ms:
         mean_ms = sum(outcome.per_question_ms) / len(outcome.per_question_ms)
         console.print(
@@ -173,26 +194,46 @@ def print_outcome(outcome: Any) -> None:
         console.print(f"[yellow]note:[/] {note}")
 
 
-def retrieval_expansion(key_expansion: str, time_aware: bool) -> tuple[Any, Any]:
+def retrieval_expansion(key_expansion: str, time_aware: str, prompts: list[str] | None = None) -> tuple[Any, Any]:
     """(RetrievalExpansion or None, the LLM roles to close or None) for `eval retrieval`'s expansion options;
-    key expansion needs the `memory` role (or a general endpoint) to extract facts."""
+    key expansion and `--time-aware llm` need the `memory` role (or a general endpoint); `prompts` are
+    `--prompt NAME=PATH[@SHA256]` replacements of `qa_key_facts` / `qa_time_range`."""
+    from agents.prompts.registry import PromptSet
     from query.expansion.eval_rows import RetrievalExpansion
     from query.expansion.keys import check_key_expansion
+    from query.expansion.time_range import check_time_aware
 
     expansion = check_key_expansion(key_expansion)
-    if expansion == "none" and not time_aware:
+    time_source = check_time_aware(time_aware)
+    chosen = PromptSet.from_config(prompts or [])  # a bad file or a hash mismatch stops here, before any LLM call
+    if expansion == "none" and time_source == "none":
         return None, None
-    if expansion == "none":
-        return RetrievalExpansion(time_aware=True), None
+    if expansion == "none" and time_source == "rules":
+        return RetrievalExpansion(time_aware="rules"), None
     from agents.llm.roles import LLMRoles
+    from agents.prompts.qa_reading import QA_FACTS, QA_TIME_RANGE
     from agents.qa.errors import QaError
     from agents.qa.facts import llm_fact_extractor
+    from agents.qa.time_range import llm_time_range_reader
 
     roles = LLMRoles()
     if not roles.configured("memory"):
         roles.close()
+        needs = "--key-expansion facts extracts facts" if expansion == "facts" else "--time-aware llm reads time ranges"
         raise QaError(
-            "--key-expansion facts extracts facts with an LLM: set COLABENCH_LLM_BASE_URL (or "
-            "COLABENCH_LLM_MEMORY_BASE_URL) and a model"
+            f"{needs} with an LLM: set COLABENCH_LLM_BASE_URL (or COLABENCH_LLM_MEMORY_BASE_URL) and a model"
+            + ("; `--time-aware rules` needs none" if time_source == "llm" else "")
         )
-    return RetrievalExpansion("facts", time_aware, llm_fact_extractor(roles.client("memory"))), roles
+    llm = roles.client("memory")
+    facts_prompt, time_prompt = chosen[QA_FACTS.name], chosen[QA_TIME_RANGE.name]
+    used = [t for t, on in ((facts_prompt, expansion == "facts"), (time_prompt, time_source == "llm")) if on]
+    return (
+        RetrievalExpansion(
+            expansion,
+            time_source,
+            llm_fact_extractor(llm, facts_prompt) if expansion == "facts" else None,
+            time_reader=llm_time_range_reader(llm, time_prompt) if time_source == "llm" else None,
+            prompts={t.name: t.record() for t in used},
+        ),
+        roles,
+    )

@@ -61,7 +61,7 @@ def _run(store: EventStore, base_url: str, path: Path, reader: str = "direct", *
         "k": 3,
         "granularity": "round",
         "key_expansion": "none",
-        "time_aware": False,
+        "time_aware": "none",
         **options,
     }
     config = make_feed_config(**opts)
@@ -168,7 +168,7 @@ def test_answers_record_what_was_fed_and_verdict_rationales_are_gold(
     store: EventStore, fake: tuple[FakeOpenAI, QaScript]
 ) -> None:
     server, _ = fake
-    outcome = _run(store, server.base_url, S_FILE, feed="rag", k=2, time_aware=True)
+    outcome = _run(store, server.base_url, S_FILE, feed="rag", k=2, time_aware="rules")
     with store.driver.session() as session:
         fed = session.run(
             "MATCH (a:QaAnswer {qa_run_id: $id})-[f:FED]->(s:Session) RETURN a.item_id AS item, count(s) AS n",
@@ -221,6 +221,7 @@ def test_cli_runs_rag_with_both_expansions_and_writes_the_report(
         "--key-expansion",
         "facts",
         "--time-aware",
+        "rules",
         "--reader",
         "chain-of-note",
         "--report",
@@ -231,9 +232,9 @@ def test_cli_runs_rag_with_both_expansions_and_writes_the_report(
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     assert script.fact_calls > 0
-    assert "rag RAW_TURNS@2 round +facts +time / chain-of-note" in done.output
+    assert "rag RAW_TURNS@2 round +facts +time(rules) / chain-of-note" in done.output
     html = report.read_text()
-    assert "<svg" in html and "rag RAW_TURNS@2 round +facts +time / chain-of-note" in html
+    assert "<svg" in html and "rag RAW_TURNS@2 round +facts +time(rules) / chain-of-note" in html
     assert "reference" not in json.loads(out.read_text())["summary"]
 
 
@@ -247,15 +248,15 @@ def test_eval_retrieval_ranks_with_fact_keys_and_time_pruning_beside_the_plain_r
         return ["The user owns bicycles."] if "bike" in text else []
 
     retriever = Retriever(store.driver, store.encoder)  # type: ignore[arg-type]
-    expansion = RetrievalExpansion("facts", True, facts)
+    expansion = RetrievalExpansion("facts", "rules", facts)
     report = run_retrieval_eval(store, retriever, "longmemeval", S_FILE, [RAW_TURNS], [1, 3], expansion=expansion)
     plain = [r for r in report.rows if r.recipe == "RAW_TURNS" and r.line == "memory"]
-    expanded = [r for r in report.rows if r.recipe == "RAW_TURNS+facts+time"]
+    expanded = [r for r in report.rows if r.recipe == "RAW_TURNS+facts+time(rules)"]
     assert plain and len(expanded) == N_QUESTIONS
     scored = [r for r in expanded if r.skipped is None]
     assert len(scored) == 4  # the abstention and the assistant-evidence questions have no gold user-turn card
     assert all("recall_any@3" in r.metrics and r.notes for r in scored)
-    assert any(s.recipe == "RAW_TURNS+facts+time" for s in report.summaries)
+    assert any(s.recipe == "RAW_TURNS+facts+time(rules)" for s in report.summaries)
 
 
 def test_eval_qa_on_the_shared_longmemeval_dev_slice(

@@ -1,5 +1,6 @@
 """Prompts of the LongMemEval reading line: the reader (direct, or Chain-of-Note: a note per session first,
-then the answer) and the fact extractor used for key expansion. The project's own wording."""
+then the answer), the fact extractor used for key expansion and the time-range reader of time-aware query
+expansion (`--time-aware llm`). The project's own wording."""
 
 from __future__ import annotations
 
@@ -62,4 +63,30 @@ Conversation of $date:
 $conversation""",
 )
 
-QA_PROMPTS = (QA_READER_DIRECT, QA_READER_NOTES, QA_FACTS)
+QA_TIME_RANGE = PromptTemplate(
+    "qa_time_range",
+    "1",
+    """[[system]]
+You narrow a search through a user's past conversations with a chat assistant. Every conversation is stored
+with the date it took place. Given a question the user asks today and today's date, decide whether the
+question points at a period of time, and if it does, on which dates the conversations that can answer it
+were held.
+- Count relative expressions back from today's date: "yesterday", "three weeks ago", "last month", "in the
+  past two months", "this year", "in March", "on the 4th of July", "the weekend before last".
+- People mention an event on the day it happens or in the days after, and "three weeks ago" is seldom
+  exact: widen the range by a few days for an approximate expression, and by more for a longer span. A range
+  that is too narrow loses the answer; one that is somewhat too wide costs little.
+- The range never ends after today.
+- A question that asks when something happened or how long ago, without naming a period ("How many days
+  ago did I ...?", "Which did I do first?"), points at no period: the event may lie anywhere in the history.
+  Neither does a question about the current or latest value of something.
+Reply with JSON only: {"has_range": true, "start": "YYYY-MM-DD", "end": "YYYY-MM-DD", "reason": text}, or
+{"has_range": false, "start": null, "end": null, "reason": text} when the question points at no period.
+The reason is one short sentence naming the expression you read.
+
+[[user]]
+Today is $asked_at.
+Question: $question""",
+)
+
+QA_PROMPTS = (QA_READER_DIRECT, QA_READER_NOTES, QA_FACTS, QA_TIME_RANGE)

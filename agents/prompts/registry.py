@@ -13,7 +13,7 @@ from agents.prompts.answering import ANSWER, ANSWER_ATTRIBUTION_BLOCK, ANSWER_FI
 from agents.prompts.output import JSON_OBJECT_INSTRUCTION, STRUCTURED_REPAIR
 from agents.prompts.pins import load_override
 from agents.prompts.qa_judging import QA_JUDGE_PROMPTS
-from agents.prompts.qa_reading import QA_FACTS, QA_READER_DIRECT, QA_READER_NOTES
+from agents.prompts.qa_reading import QA_FACTS, QA_READER_DIRECT, QA_READER_NOTES, QA_TIME_RANGE
 from agents.prompts.state import STATE_SUMMARY
 from agents.prompts.template import PromptError, PromptTemplate
 from graph.config_file import read_table
@@ -38,6 +38,7 @@ def builtin_prompts() -> dict[str, PromptTemplate]:
         QA_READER_DIRECT,  # eval qa: readers, key-fact extraction and the per-rule judges
         QA_READER_NOTES,
         QA_FACTS,
+        QA_TIME_RANGE,
         *QA_JUDGE_PROMPTS.values(),
         JSON_OBJECT_INSTRUCTION,
         STRUCTURED_REPAIR,

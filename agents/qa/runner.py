@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from agents.judging.lme_qa_judge import judge_qa_answer
 from agents.llm.client import LLMClient
 from agents.prompts.registry import PromptSet
@@ -23,11 +25,13 @@ from agents.qa.history import QaQuestion, load_histories, load_questions
 from agents.qa.prompts import QaPrompts
 from agents.qa.reader import READERS, read_answer
 from agents.qa.summary import AnswerRow, QaRunSummary, answer_rows, summarise_run
+from agents.qa.time_range import llm_time_range_reader
 from graph.events import NewEvent, QaAnswered, QaRunStarted
 from graph.hashing import canonical_json, text_sha256
 from graph.store import EventStore
 from query.evaluation.datasets import prepare_dataset
 from query.query_vectors import QueryEmbedder
+from query.recipes import get_recipe
 
 ACTOR = "eval:qa"
 Say = Callable[[str], None]
@@ -48,6 +52,8 @@ class QaRunOutcome:
     retrieval_only: bool = False
     # summed over the questions of this pass: feed (ranking), reader, judge, append (log writes), in ms
     phase_ms: dict[str, float] = field(default_factory=dict)
+    # time-aware: questions of this pass by reading status (range / none / no_date / invalid)
+    time_ranges: dict[str, int] = field(default_factory=dict)
 
 
 def qa_run_id(dataset: str, item_ids: list[str], config: dict[str, Any]) -> str:
@@ -64,6 +70,7 @@ def run_qa(
     reader_llm: LLMClient | None,
     judge_llm: LLMClient | None,
     fact_llm: LLMClient | None = None,
+    time_llm: LLMClient | None = None,
     limit: int | None = None,
     say: Say | None = None,
     progress_every_s: float = 5.0,
@@ -71,6 +78,7 @@ def run_qa(
     prompts: PromptSet | None = None,
 ) -> QaRunOutcome:
     """Run (or resume) the QA run of this configuration; `reader_llm`/`judge_llm` None means retrieval only.
+    `fact_llm` extracts key facts (`--key-expansion facts`), `time_llm` reads time ranges (`--time-aware llm`).
 
     Answers and verdicts are appended in batches at most `flush_every_s` apart (at once when a question takes
     longer, as with a real endpoint), and whatever is pending is appended when the run stops for any reason;
@@ -80,6 +88,8 @@ def run_qa(
     retrieval_only = reader_llm is None or judge_llm is None
     if retrieval_only and feed.feed != "rag":
         raise QaError("eval qa without an LLM can only show the retrieval figures of --feed rag")
+    if feed.time_aware == "llm" and time_llm is None:
+        raise QaError("--time-aware llm reads each question's time range with an LLM: configure the `memory` role")
     emit = say or (lambda text: print(text, file=sys.stderr, flush=True))
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -97,10 +107,17 @@ def run_qa(
         "facts": fact_llm.model if fact_llm and feed.key_expansion == "facts" else None,
         "encoder": store.encoder.encoder_id if store.encoder is not None else None,
     }
+    if feed.time_aware == "llm":
+        assert time_llm is not None
+        models["time_range"] = time_llm.model
     qa_prompts = QaPrompts.resolve(prompts, reader)
-    hashes = qa_prompts.hashes(feed.key_expansion)
-    run_id = qa_run_id(dataset.name, item_ids, {**config, "models": models, "prompts": hashes})
-    config["prompts"] = qa_prompts.records(feed.key_expansion)  # after the id: same command, same run as before
+    hashes = qa_prompts.hashes(feed.key_expansion, feed.time_aware)
+    identity = dict(config)
+    if feed.time_aware == "none":
+        identity["time_aware"] = False  # runs without time-aware expansion keep the id they had when it was a flag
+    run_id = qa_run_id(dataset.name, item_ids, {**identity, "models": models, "prompts": hashes})
+    # after the id: same command, same run as before
+    config["prompts"] = qa_prompts.records(feed.key_expansion, feed.time_aware)
     notes = list(dataset.notes)
     if not retrieval_only:
         store.append(
@@ -121,13 +138,19 @@ def run_qa(
         )
     done = {r.item_id: r for r in answer_rows(store, run_id, questions)} if not retrieval_only else {}
     extractor = llm_fact_extractor(fact_llm, qa_prompts.facts) if fact_llm is not None else None
+    time_reader = (
+        llm_time_range_reader(time_llm, qa_prompts.time_range)
+        if time_llm is not None and feed.time_aware == "llm"
+        else None
+    )
     outcome = QaRunOutcome(run_id, config, summarise_run(run_id, feed.label(), []), retrieval_only=retrieval_only)
     embedder = QueryEmbedder(store.encoder) if store.encoder is not None and feed.feed == "rag" else None
     t0 = time.perf_counter()
+    todo = [q for q in questions if not _finished(done.get(q.item_id))]
+    vectors = _question_vectors(store, feed, todo)
     prepared = {}
     for n, q in enumerate(questions, start=1):
-        row = done.get(q.item_id)
-        if row is not None and row.answered and row.judged and row.valid:
+        if _finished(done.get(q.item_id)):
             continue
         prepared[q.item_id] = prepare_question(
             feed,
@@ -136,7 +159,12 @@ def run_qa(
             encoder=store.encoder,
             extractor=extractor,
             query_embedder=embedder,
+            time_reader=time_reader,
+            query_vector=vectors.get(q.item_id),
         )
+        reading = prepared[q.item_id].time_reading
+        if reading is not None:
+            outcome.time_ranges[reading.status] = outcome.time_ranges.get(reading.status, 0) + 1
         if n % 50 == 0:
             emit(f"qa: indexed {n}/{len(questions)} questions")
     seconds["index"] = time.perf_counter() - t0
@@ -193,6 +221,7 @@ def run_qa(
                 answered=False,
                 judged=False,
                 retrieval=retrieval_rows.get(q.item_id),
+                time_range=_status(prepared.get(q.item_id)),
             )
             for q in questions
         ]
@@ -201,9 +230,36 @@ def run_qa(
         rows = answer_rows(store, run_id, questions)
     outcome.summary = summarise_run(run_id, str(config["label"]), rows)
     outcome.seconds = {k: round(v, 3) for k, v in seconds.items()}
+    invalid = outcome.time_ranges.get("invalid", 0)
+    if invalid:
+        notes.append(
+            f"time range (llm): the replies for {invalid} of {sum(outcome.time_ranges.values())} question(s) stayed "
+            "invalid after re-asking; they were recorded as no range (not narrowed)"
+        )
     outcome.notes = notes
     emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} judged, {outcome.skipped_done} were done")
     return outcome
+
+
+def _finished(row: AnswerRow | None) -> bool:
+    return row is not None and row.answered and row.judged and bool(row.valid)
+
+
+def _question_vectors(store: EventStore, feed: FeedConfig, questions: list[QaQuestion]) -> dict[str, np.ndarray]:
+    """item id -> the question's embedding, for rag with a semantic channel: every question of the run in one
+    encoder call through the persistent embedding cache (a rerun embeds nothing), instead of one call per
+    question inside the question loop."""
+    if feed.feed != "rag" or store.encoder is None or "semantic" not in get_recipe(feed.recipe).memory_channels:
+        return {}
+    if not questions:
+        return {}
+    vectors = np.asarray(store.encoder.encode([q.question for q in questions]), dtype=np.float32)
+    return {q.item_id: vectors[n] for n, q in enumerate(questions)}
+
+
+def _status(prepared: PreparedQuestion | None) -> str | None:
+    reading = prepared.time_reading if prepared is not None else None
+    return reading.status if reading is not None else None
 
 
 class _BufferedWriter:

@@ -31,6 +31,7 @@ class AnswerRow(BaseModel):
     reader_ms: float = 0.0
     retrieval: dict[str, Any] | None = None
     answer: str | None = None  # the stored answer (a resumed run judges it without asking the reader again)
+    time_range: str | None = None  # time-aware rag: range | none | no_date | invalid (the reply stayed invalid)
 
 
 class TypeSummary(BaseModel):
@@ -56,6 +57,7 @@ class QaRunSummary(BaseModel):
     per_type: list[TypeSummary]
     overall: TypeSummary
     task_averaged_accuracy: float | None = None
+    time_ranges: dict[str, int] = Field(default_factory=dict)  # time-aware rag: questions by reading status
     rows: list[AnswerRow] = Field(default_factory=list)
 
 
@@ -81,9 +83,19 @@ def answer_rows(store: EventStore, qa_run_id: str, questions: Sequence[QaQuestio
                 reader_ms=float(r["reader_ms"] or 0.0) if r else 0.0,
                 retrieval=details.get("retrieval"),
                 answer=r["answer"] if r else None,
+                time_range=_time_range_status(details),
             )
         )
     return rows
+
+
+def _time_range_status(details: dict[str, Any]) -> str | None:
+    if "time_note" not in details:
+        return None
+    found = details.get("time_range")
+    if isinstance(found, dict):
+        return str(found.get("status") or "range")  # answers recorded before readings had a status
+    return "none"
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -130,11 +142,16 @@ def summarise_run(qa_run_id: str, label: str, rows: Sequence[AnswerRow]) -> QaRu
         groups.setdefault("abstention" if r.abstention else r.question_type, []).append(r)
     per_type = [summarise_type(name, group) for name, group in sorted(groups.items())]
     accuracies = [t.accuracy for t in per_type if t.accuracy is not None]
+    time_ranges: dict[str, int] = {}
+    for r in rows:
+        if r.time_range is not None:
+            time_ranges[r.time_range] = time_ranges.get(r.time_range, 0) + 1
     return QaRunSummary(
         qa_run_id=qa_run_id,
         label=label,
         per_type=per_type,
         overall=summarise_type("all", rows),
         task_averaged_accuracy=_mean(accuracies),
+        time_ranges=time_ranges,
         rows=list(rows),
     )

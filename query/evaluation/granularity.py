@@ -6,6 +6,7 @@
 | round | a user turn with its assistant reply (`raw_rounds`) | `round`, `session_round2session`, `session_best_round` |
 | session | one per session (`raw_sessions`) | `session_whole` |
 
+- Between two people (LoCoMo) a round is a turn with the other speaker's reply (query.memory.raw_units).
 - `turn` / `round`: the unit ranking against the gold units (a round is gold when it holds a gold turn, of
   either role: single-session-assistant evidence is an assistant turn).
 - `session_whole`: LongMemEval's whole-session units; gold = the sessions holding a gold memory-evidence turn.
@@ -38,7 +39,7 @@ LEVELS: dict[str, tuple[str, ...]] = {
 }
 LEVEL_DEFINITIONS: dict[str, str] = {
     "turn": "turn units (LongMemEval's turn level)",
-    "round": "round units: a user turn with its assistant reply",
+    "round": "round units: a user turn with its assistant reply (between two people: a turn with the other's reply)",
     "session_whole": "whole sessions as units (LongMemEval's session granularity)",
     "session_turn2session": "turns mapped to sessions, effective k (LongMemEval's turn->session metrics)",
     "session_round2session": "rounds mapped to sessions, effective k (LongMemEval's mapping, round units)",

@@ -1,9 +1,10 @@
 """Key expansion and time-aware expansion in the retrieval-line evaluation (`eval retrieval --key-expansion
-facts --time-aware`): for every recipe that ranks memory cards with its own channels, each item's question
-ranks the profile's cards again with expanded keys (card text + extracted facts) and/or only among the cards
-whose session falls in the question's time range. The rows go beside the plain ones under the recipe name
-with `+facts` / `+time` appended, at the unit level of the run's granularity (query.evaluation.granularity):
-a card is gold when it derives (DERIVED_FROM) from one of the item's gold turns."""
+facts --time-aware rules|llm`): for every recipe that ranks memory cards with its own channels, each item's
+question ranks the profile's cards again with expanded keys (card text + extracted facts) and/or only among
+the cards whose session falls in the question's time range. The rows go beside the plain ones under the
+recipe name with `+facts` / `+time(rules)` / `+time(llm)` appended, at the unit level of the run's granularity
+(query.evaluation.granularity): a card is gold when it derives (DERIVED_FROM) from one of the item's gold
+turns. Each item's time range is read once (not once per recipe)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,14 @@ from query.evaluation.granularity import LEVELS, unit_recipe
 from query.evaluation.metrics import lme_metrics
 from query.evaluation.report import ItemRow
 from query.expansion.keys import FactExtractor, expand_keys
-from query.expansion.time_range import infer_time_range, parse_session_date, prune_by_time
+from query.expansion.time_range import (
+    TimeRangeReader,
+    TimeRangeReading,
+    check_time_aware,
+    parse_session_date,
+    prune_by_time,
+    read_time_range_by_rules,
+)
 from query.expansion.unit_ranking import UnitIndex
 from query.memory_channels import MemoryChannels
 from query.recipes import Recipe
@@ -29,16 +37,24 @@ from query.retriever import Retriever
 
 @dataclass
 class RetrievalExpansion:
-    """Which expansions to apply; `extractor` is required for key expansion (an LLM in practice)."""
+    """Which expansions to apply; `extractor` is required for key expansion and `time_reader` for
+    `time_aware="llm"` (LLM calls in practice); `prompts` are the records of the prompts they use."""
 
     key_expansion: str = "none"
-    time_aware: bool = False
+    time_aware: str = "none"  # none | rules | llm
     extractor: FactExtractor | None = None
+    time_reader: TimeRangeReader | None = None
+    prompts: dict[str, dict[str, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    readings: dict[str, TimeRangeReading] = field(default_factory=dict)  # item id -> its time range
+
+    def __post_init__(self) -> None:
+        self.time_aware = check_time_aware(self.time_aware)
 
     @property
     def suffix(self) -> str:
-        return ("+facts" if self.key_expansion == "facts" else "") + ("+time" if self.time_aware else "")
+        time = f"+time({self.time_aware})" if self.time_aware != "none" else ""
+        return ("+facts" if self.key_expansion == "facts" else "") + time
 
     @property
     def active(self) -> bool:
@@ -59,6 +75,8 @@ class RetrievalExpansion:
             return []
         if self.key_expansion == "facts" and self.extractor is None:
             raise QueryError("--key-expansion facts needs an LLM to extract facts: configure the `memory` role")
+        if self.time_aware == "llm" and self.time_reader is None:
+            raise QueryError("--time-aware llm needs an LLM to read time ranges: configure the `memory` role")
         eligible = [unit_recipe(r, granularity) for r in recipes if r.memory_channels and not r.sdk_ranking]
         level = LEVELS.get(granularity, ("turn",))[0] if granularity else "turn"
         skipped = [r.name for r in recipes if r.sdk_ranking]
@@ -66,7 +84,7 @@ class RetrievalExpansion:
             self.notes.append(
                 f"expansions not applied to {', '.join(skipped)} (ranked by the memory system's own search)"
             )
-        asked = _asked_dates(store, [i.item_id for i in dataset.items]) if self.time_aware else {}
+        asked = _asked_dates(store, [i.item_id for i in dataset.items]) if self.time_aware != "none" else {}
         channels = MemoryChannels(retriever.driver, retriever.database)
         rows: list[ItemRow] = []
         total, done = len(eligible) * len(dataset.items), 0
@@ -78,7 +96,27 @@ class RetrievalExpansion:
                 done += 1
                 if progress:
                     progress(done, total)
+        self.notes.extend(f"prompt {name}: sha256 {r['sha256']} ({r['source']})" for name, r in self.prompts.items())
+        statuses = [r.status for r in self.readings.values()]
+        if statuses:
+            self.notes.append(
+                f"time range ({self.time_aware}): {statuses.count('range')} of {len(statuses)} items read a range, "
+                f"{statuses.count('none')} none, {statuses.count('no_date')} without a question date, "
+                f"{statuses.count('invalid')} invalid (the LLM's replies stayed invalid after re-asking: not narrowed)"
+            )
         return rows
+
+    def reading(self, item: EvalItem, asked: datetime | None) -> TimeRangeReading:
+        """The item's time range under this expansion's definition, read once per item."""
+        found = self.readings.get(item.item_id)
+        if found is None:
+            if self.time_aware == "llm":
+                assert self.time_reader is not None
+                found = self.time_reader(item.question, asked)
+            else:
+                found = read_time_range_by_rules(item.question, asked)
+            self.readings[item.item_id] = found
+        return found
 
     def _item_row(
         self,
@@ -122,10 +160,12 @@ class RetrievalExpansion:
             assert self.extractor is not None
             keys, _ = expand_keys(ids, texts, self.extractor, {i: sources[i][2] for i in ids if i in sources})
         among = None
-        if self.time_aware:
-            time_range = infer_time_range(item.question, asked)
-            kept, note = prune_by_time(ids, {i: sources[i][3] if i in sources else None for i in ids}, time_range)
-            row.notes.append(note or "no time expression in the question: not narrowed")
+        if self.time_aware != "none":
+            reading = self.reading(item, asked)
+            kept, note = prune_by_time(
+                ids, {i: sources[i][3] if i in sources else None for i in ids}, reading.time_range
+            )
+            row.notes.append(reading.note(note))
             among = kept if len(kept) < len(ids) else None
         live = [c for c in recipe.memory_channels if c in ("semantic", "keyword")]
         index = UnitIndex(

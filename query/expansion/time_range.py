@@ -2,7 +2,11 @@
 keep only the candidates whose session date falls inside it. LongMemEval reports +7 to +11 points of
 temporal-reasoning recall from narrowing the search space this way.
 
-The range is read by rules (no LLM): "N days/weeks/months/years ago", "yesterday", "last week/weekend/month/
+Two definitions, named apart everywhere (`--time-aware rules|llm`, rows `+time(rules)` / `+time(llm)`):
+`rules` (this module, no LLM) and `llm`, LongMemEval's own: an LLM reads the range off the question given
+its date (agents.qa.time_range). Both give a `TimeRangeReading`; pruning is the same for both.
+
+The `rules` range is read without an LLM: "N days/weeks/months/years ago", "yesterday", "last week/weekend/month/
 year", "in the past/last N days/weeks/months", "this week/month/year", "in <Month> [<year>]" and
 "on <Month> <day>" (the latest such date not after the question). Each range carries slack, because a
 conversation about an event is dated when it took place, not when the event happened. A question without a
@@ -12,11 +16,15 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, timedelta
+from typing import Literal
 
 from pydantic import BaseModel
 
+from query.errors import QueryError
+
+TIME_AWARE = ("none", "rules", "llm")
 _NUMBER_WORDS = {
     "a": 1,
     "an": 1,
@@ -63,6 +71,64 @@ class TimeRange(BaseModel):
 
     def contains(self, day: date) -> bool:
         return self.start <= day <= self.end
+
+
+class TimeRangeReading(BaseModel):
+    """What one definition read off one question: `range` (narrow to `time_range`), `none` (the question
+    points at no time), `no_date` (no question date to count from) or `invalid` (the LLM's replies stayed
+    invalid after its re-asks: recorded as no range, and counted)."""
+
+    source: Literal["rules", "llm"]
+    status: Literal["range", "none", "no_date", "invalid"]
+    time_range: TimeRange | None = None
+    problem: str | None = None  # invalid: the last validation problem
+
+    def details(self) -> dict[str, object]:
+        """What an answer or a row records about the reading."""
+        out: dict[str, object] = {"source": self.source, "status": self.status}
+        if self.time_range is not None:
+            out.update(
+                start=self.time_range.start.isoformat(),
+                end=self.time_range.end.isoformat(),
+                phrase=self.time_range.phrase,
+            )
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+    def note(self, pruning_note: str | None) -> str:
+        """The one-line note beside a ranked list."""
+        if self.status == "invalid":
+            return f"time range ({self.source}): the reply stayed invalid after re-asking; not narrowed"
+        if self.status == "no_date":
+            return f"time range ({self.source}): the question has no date; not narrowed"
+        if self.time_range is None:
+            return f"time range ({self.source}): the question points at no time; not narrowed"
+        return f"time range ({self.source}): {(pruning_note or '').removeprefix('time range ')}"
+
+
+# (question, when it was asked) -> the range it points at; `rules` below, `llm` in agents.qa.time_range
+TimeRangeReader = Callable[[str, datetime | date | None], TimeRangeReading]
+
+
+class TimeAwareError(QueryError):
+    """An unknown time-aware definition was asked for."""
+
+
+def check_time_aware(name: str | bool | None) -> str:
+    """The definition name (`none`, `rules`, `llm`); raises TimeAwareError naming the choices."""
+    value = (name or "none").strip().lower() if not isinstance(name, bool) else ("rules" if name else "none")
+    if value not in TIME_AWARE:
+        raise TimeAwareError(f"--time-aware must be one of {', '.join(TIME_AWARE)}, got {name!r}")
+    return value
+
+
+def read_time_range_by_rules(question: str, asked_at: datetime | date | None) -> TimeRangeReading:
+    """The `rules` definition as a TimeRangeReader."""
+    if asked_at is None:
+        return TimeRangeReading(source="rules", status="no_date")
+    found = infer_time_range(question, asked_at)
+    return TimeRangeReading(source="rules", status="range" if found else "none", time_range=found)
 
 
 def _count(text: str) -> int:

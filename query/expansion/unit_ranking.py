@@ -4,8 +4,9 @@ recipe's kappa (query.fusion). The units are in memory (a question's own haystac
 the graph; the same encoder and tokenisation as the graph's memory channels are used.
 
 `UnitIndex` embeds and tokenises the keys once; `rank` is then one query embedding (query.query_vectors:
-the encoder without its shared SQLite cache, whose round trip costs more than embedding a short text), a
-matrix product and a BM25 scoring."""
+the encoder without its shared SQLite cache, whose round trip costs more than embedding a short text; or a
+vector the caller embedded beforehand, as `eval qa` does for all its questions in one batch), a matrix
+product and a BM25 scoring."""
 
 from __future__ import annotations
 
@@ -54,13 +55,21 @@ class UnitIndex:
             self._vectors = np.asarray(vectors, dtype=np.float32)
         self._bm25 = BM25Index(self.unit_ids, keys) if "keyword" in channels else None
 
-    def rank(self, query: str, kappa: float, among: Collection[str] | None = None) -> list[tuple[str, float]]:
-        """(unit id, score) best first, over every unit or only those in `among` (time pruning)."""
+    def rank(
+        self,
+        query: str,
+        kappa: float,
+        among: Collection[str] | None = None,
+        query_vector: np.ndarray | None = None,
+    ) -> list[tuple[str, float]]:
+        """(unit id, score) best first, over every unit or only those in `among` (time pruning);
+        `query_vector` is the query's unit-length embedding when the caller has it already."""
         allowed = None if among is None else set(among)
         lists: dict[str, list[tuple[str, float]]] = {}
         if self._vectors is not None:
-            assert self._query_embedder is not None
-            query_vector = self._query_embedder.embed(query)
+            if query_vector is None:
+                assert self._query_embedder is not None
+                query_vector = self._query_embedder.embed(query)
             scores = self._vectors @ query_vector if len(self.unit_ids) else np.zeros(0)
             order = sorted(range(len(self.unit_ids)), key=lambda i: (-float(scores[i]), self.unit_ids[i]))
             lists["semantic"] = [

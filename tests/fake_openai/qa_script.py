@@ -7,6 +7,9 @@
   conversation and the same answer.
 - Fact extractor (schema UnitFacts): one fact per user message, "The user said: <message>", plus any facts a
   test scripts for a word (`facts`: word -> extra fact).
+- Time-range reader (schema QuestionTimeRange, `--time-aware llm`): the reply a test scripts for a substring
+  of the question (`time_ranges`: substring -> a JSON object, or a string sent as the raw reply, e.g. an
+  invalid one, on every attempt); otherwise no range. `time_range_calls` records each (question, today).
 - Judge (schema QaVerdict): applies the rule its prompt states, deterministically: abstention passes only
   when the response says the information is missing; temporal passes a day/week/month count within one of
   the reference's; knowledge update needs the reference (latest) value; preference needs a rubric keyword;
@@ -73,6 +76,8 @@ class QaScript:
     rules: list[str] = field(default_factory=list)
     readers: list[dict[str, Any]] = field(default_factory=list)
     fact_calls: int = 0
+    time_ranges: dict[str, Any] = field(default_factory=dict)
+    time_range_calls: list[tuple[str, str]] = field(default_factory=list)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         title = schema_title(body)
@@ -82,6 +87,8 @@ class QaScript:
             return self._judge(system, user)
         if title == "UnitFacts":
             return self._facts(user)
+        if title == "QuestionTimeRange":
+            return self._time_range(body)
         if "memory of your earlier conversations" in system:
             return self._read(user, notes=title == "ChainOfNoteReply")
         raise AssertionError(f"not a QA request (schema {title!r}): {system[:80]!r}")
@@ -124,6 +131,19 @@ class QaScript:
             if word.lower() in conversation.lower():
                 out.append(fact)
         return Reply.json({"facts": out})
+
+    # --- time-aware expansion ----------------------------------------------------------------------
+
+    def _time_range(self, body: dict[str, Any]) -> Reply:
+        # The first user message is "Today is <date>.\nQuestion: <question>" (re-asks append to the conversation).
+        first = next(str(m.get("content") or "") for m in body["messages"] if m.get("role") == "user")
+        today = first.split("Today is ", 1)[-1].split(".\n", 1)[0]
+        question = first.rsplit("Question: ", 1)[-1].strip()
+        self.time_range_calls.append((question, today))
+        reply = next((r for key, r in self.time_ranges.items() if key in question), None)
+        if reply is None:
+            return Reply.json({"has_range": False, "start": None, "end": None, "reason": "no period named"})
+        return Reply.text(reply) if isinstance(reply, str) else Reply.json(reply)
 
     # --- judge ------------------------------------------------------------------------------------
 
