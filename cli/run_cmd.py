@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -102,7 +103,19 @@ def run(
         300.0, "--claim-ttl", min=1.0, metavar="SECONDS",
         help="with --worker: a dead worker's claims are taken over after this many seconds",
     ),
-    worker_id: str = typer.Option(None, "--worker-id", help="with --worker: this worker's name (default host:pid)"),
+    worker_id: str = typer.Option(
+        None, "--worker-id",
+        help="with --worker: this worker's name (default host:pid); with --executor ray: its actors' prefix",
+    ),
+    executor: str = typer.Option(
+        "threads", "--executor", metavar="threads|ray",
+        help="where attempts run: this process's threads, or Ray actors (each claims its attempts; an optional "
+        "extra: COLABENCH_RAY=1 ./colabench ...); --concurrency is the number of actors",
+    ),
+    ray_address: str = typer.Option(
+        None, "--ray-address", metavar="ADDR",
+        help="with --executor ray: the Ray cluster to join (default: start a local Ray instance)",
+    ),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
@@ -117,6 +130,14 @@ def run(
 
     if fresh and resume:
         raise UsageError("--fresh starts a new batch and --resume continues one: give only one of them")
+    if executor not in ("threads", "ray"):
+        raise UsageError(f"--executor {executor!r}: choose threads (the default) or ray")
+    if ray_address and executor != "ray":
+        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
+    if executor == "ray":
+        from agents.runs.ray_executor import import_ray
+
+        import_ray()  # RayNotInstalled, saying how to install it, before any work
     specs = parse_methods(methods)
     judge_kinds = _parse_judges(judges)
     from agents.agreement.panel import parse_judge_models
@@ -166,16 +187,35 @@ def run(
         )
         if fresh:
             console.print(f"a new batch: continue it after a crash with the same command plus --resume {plan.batch_id}")
+        answerer_slots = roles.settings["answerer"].concurrency
+        if executor != "ray" and roles.configured("answerer") and concurrency > answerer_slots:
+            console.print(
+                f"note: --concurrency {concurrency} but the answerer role sends at most {answerer_slots} requests at "
+                f"once (COLABENCH_LLM_CONCURRENCY or COLABENCH_LLM_ANSWERER_CONCURRENCY): the other attempts wait"
+            )
         claims = None
-        if worker:
+        if worker or executor == "ray":
             from agents.runs.claims import Claims
 
             claims = Claims(store, worker=worker_id, ttl_s=claim_ttl)
-            console.print(f"worker {claims.worker}: claims expire {claim_ttl:g} s after their last renewal")
+            if worker:
+                console.print(f"worker {claims.worker}: claims expire {claim_ttl:g} s after their last renewal")
         elif worker_id:
             raise UsageError("--worker-id names a worker: give it with --worker")
+        ray_executor = None
+        if executor == "ray":
+            from agents.runs.ray_executor import RayExecutor
+
+            assert claims is not None
+            ray_executor = RayExecutor(
+                workers=concurrency, claims=claims, roles=roles, prompts=prompts, address=ray_address
+            )
+            console.print(
+                f"Ray executor: {concurrency} actor(s) on {ray_address or 'a local Ray instance'} (started when the "
+                f"attempts begin), workers {claims.worker}/ray1..{concurrency}, each claiming its attempts"
+            )
         try:
-            with progress_bar() as bar:
+            with progress_bar() as bar, ray_executor or nullcontext():
                 outcome = execute_batch(
                     store,
                     retriever,
@@ -186,6 +226,7 @@ def run(
                     progress=_BarProgress(bar),
                     retry_failed=retry_failed,
                     claims=claims,
+                    executor=ray_executor,
                 )
         except BatchInterrupted as stopped:
             _interrupted(stopped)

@@ -249,6 +249,48 @@ def test_judge_refused_with_http_400_leaves_an_event_and_a_non_zero_exit(
     assert "HTTP 400" in failures[0]["error"] and failures[0]["retryable"] is False
 
 
+def test_resuming_an_answered_but_unjudged_attempt_judges_it_without_answering_it_again(
+    mini_store: EventStore, retriever: Any, tmp_path: Path
+) -> None:
+    """The kill drill's case: the answer's events are in the log, its verdict is not (the judge failed, or the
+    process died between the two appends). The resume judges it; it never writes a second AttemptFinished."""
+    policy = AutoPolicy()
+    judge_down = {"on": True}
+
+    def flaky_judge(body: dict[str, Any]) -> Reply:
+        if judge_down["on"] and schema_title(body) == "AccuracyOut":
+            raise HttpError(500, "the judge is down")
+        return policy(body)
+
+    cache = tmp_path / "cache.sqlite"
+    with FakeOpenAI(flaky_judge) as fake:
+        plan, first = run_batch(
+            mini_store, retriever, fake, "RAW_TURNS", cache, judges=("accuracy",), max_retries=0
+        )
+        run_id = plan.runs[0].run_id
+        assert first.errors_by_role.get("judge", 0) >= 1
+        judge_down["on"] = False
+        run_batch(mini_store, retriever, fake, "RAW_TURNS", cache, judges=("accuracy",), max_retries=0)
+    finished = rows(
+        mini_store,
+        "MATCH (e:Event {type: 'AttemptFinished'}) WHERE e.payload CONTAINS $r "
+        "RETURN e.payload AS payload",
+        r=run_id,
+    )
+    per_attempt: dict[str, int] = {}
+    for row in finished:
+        attempt_id = json.loads(row["payload"])["attempt_id"]
+        per_attempt[attempt_id] = per_attempt.get(attempt_id, 0) + 1
+    assert per_attempt and set(per_attempt.values()) == {1}, per_attempt
+    judged = rows(
+        mini_store,
+        "MATCH (a:Attempt)-[:IN_RUN]->(:Run {id: $r}) OPTIONAL MATCH (a)-[:JUDGED_BY]->(j:Judgment) "
+        "RETURN a.id AS attempt, count(j) AS judgments",
+        r=run_id,
+    )
+    assert judged and all(r["judgments"] >= 1 for r in judged), judged
+
+
 # --- Ctrl-C during a CLI run ------------------------------------------------------------------------------
 
 

@@ -123,7 +123,7 @@ class Claims:
 
     # --- claiming ------------------------------------------------------------------------------------------
 
-    def _event(self, run_id: str, item_id: str, attempt_id: str, state: str) -> NewEvent:
+    def _event(self, run_id: str, item_id: str, attempt_id: str, state: str, worker: str | None = None) -> NewEvent:
         now = self.clock()
         expires = now if state == "released" else now + timedelta(seconds=self.ttl_s)
         return NewEvent(
@@ -131,7 +131,7 @@ class Claims:
                 attempt_id=attempt_id,
                 run_id=run_id,
                 item_id=item_id,
-                worker=self.worker,
+                worker=worker or self.worker,
                 state=state,  # type: ignore[arg-type]
                 claimed_at=now.isoformat(timespec="microseconds"),
                 expires_at=expires.isoformat(timespec="microseconds"),
@@ -179,6 +179,18 @@ class Claims:
             held = self._held.pop(attempt_id, None)
         if held is not None:
             self.store.append([self._event(held[0], held[1], attempt_id, "released")], guard=self.mine(attempt_id))
+
+    def release_for(self, worker: str, run_id: str, item_id: str, attempt_id: str) -> bool:
+        """Release the claim `worker` holds on the attempt, on its behalf: a worker this process has stopped for
+        good (a Ray actor it killed), so that a rerun need not wait for the claim's expiry. Safe even if that
+        worker is still running: its writes need its claim (ClaimLost from then on). Returns whether it held it."""
+
+        def held_by_it(tx: ManagedTransaction) -> bool:
+            current = self._read_in(tx, attempt_id)
+            return current is not None and current.worker == worker and current.state != "released"
+
+        event = self._event(run_id, item_id, attempt_id, "released", worker=worker)
+        return not self.store.append([event], guard=held_by_it).refused
 
     def renew(self) -> int:
         """Extend every claim held; a claim another worker has taken meanwhile is dropped. Returns renewals."""

@@ -7,25 +7,22 @@ are answered again. Each attempt has at most one AttemptFinished and each run at
 leaves work undone ends with RunLeftIncomplete). All events of one answer (AttemptStarted, tool calls, answer,
 AttemptFinished) are appended in one transaction, so a process killed mid-attempt leaves no trace of it and the
 attempt simply runs again.
-One attempt's work is in agents/runs/attempt.py; the graph reads in agents/runs/state.py.
+One attempt's work is in agents/runs/attempt.py, a worker's share of the attempts in agents/runs/attempt_worker.py
+(this process's threads, or Ray actors: agents/runs/ray_executor.py); the graph reads in agents/runs/state.py.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from neo4j import ManagedTransaction
 
-from agents.answerer import AgentTask, AnsweringAgent
-from agents.judging.reference import MaterialSource
 from agents.llm.accounting import UsageLedger
-from agents.llm.client import LLMClient
 from agents.llm.errors import LLMError
 from agents.llm.roles import LLMRoles
 from agents.memory.errors import MemorySystemError, retryable_cause
@@ -34,16 +31,27 @@ from agents.memory.rankers import sdk_rankers
 from agents.memory.registry import get_memory_system
 from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
-from agents.runs.attempt import AttemptOutcome, attempt_complete, failed_attempt_events, process_attempt
-from agents.runs.claims import ClaimLost, Claims
+from agents.runs.attempt import AttemptOutcome, attempt_complete
+from agents.runs.attempt_worker import (
+    AttemptResult,
+    AttemptSetup,
+    AttemptWorker,
+    FailedPrerequisite,
+    needs_prerequisite,
+    refused_before,
+)
+from agents.runs.claims import Claims
 from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.record import library_versions
-from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
+from agents.runs.state import memory_build_costs, run_progress
 from agents.tools.execution import SearchBackend
 from graph.cypher_files import load_cypher
+from graph.errors import UsageError
 from graph.events import EndpointFailed, NewEvent, RunFinished, RunLeftIncomplete, RunStarted
 from graph.store import AppendGuard, EventStore
+
+__all__ = ["BatchInterrupted", "BatchReport", "FailedPrerequisite", "RunSummary", "execute_batch"]
 
 
 class BatchProgress(Protocol):
@@ -75,17 +83,6 @@ class RunSummary:
     counts: dict[str, int]
 
 
-@dataclass(frozen=True)
-class FailedPrerequisite:
-    """A profile's state summary or memory build that failed: the attempts needing it fail with this."""
-
-    profile_id: str
-    stage: str  # state_summary | memory:<system>
-    role: str
-    error: str
-    retryable: bool
-
-
 @dataclass
 class BatchReport:
     batch_id: str
@@ -110,6 +107,26 @@ class BatchReport:
         return all(f["retryable"] for f in self.failures)
 
 
+class AttemptExecutor(Protocol):
+    """Somewhere other than this process's threads where attempts run (the Ray executor), each of its workers
+    claiming its attempts; `record` is called here, in this process, with every attempt's result."""
+
+    def run_attempts(
+        self,
+        setup: AttemptSetup,
+        tasks: Sequence[tuple[str, str]],
+        record: Callable[[AttemptResult], None],
+        *,
+        on_interrupt: Callable[[], None],
+        grace_s: float,
+    ) -> None: ...
+
+    def finish_batch(self) -> dict[str, dict[str, Any]]:
+        """Stop the executor's workers of this batch; returns the LLM usage they spent, per run id
+        (UsageLedger.as_dict())."""
+        ...
+
+
 class BatchInterrupted(Exception):
     """Ctrl-C stopped the batch: no new request was sent; `abandoned` attempts were still waiting for the
     endpoint after the grace period (nothing of them is written: each attempt's events are one transaction)."""
@@ -131,16 +148,21 @@ def execute_batch(
     retry_failed: bool = False,
     grace_s: float = 5.0,
     claims: Claims | None = None,
+    executor: AttemptExecutor | None = None,
 ) -> BatchReport:
     """Run (or resume) every run of the batch; returns per-run status and counts, and LLM usage.
 
     With `claims` this process is one of several workers on the batch (agents/runs/claims.py): each attempt is
     claimed before it starts and skipped while another worker holds it; the worker then waits for the attempts
-    others hold (taking over those whose claim expires) before it ends the runs.
+    others hold (taking over those whose claim expires) before it ends the runs. With `executor` (the Ray
+    executor) the attempts run there, each of its workers claiming them; `claims` is then this process's, used to
+    read what other workers hold.
 
     A state summary or memory build that fails for a profile fails only the attempts that need it (with the
     reason); attempts whose endpoint refused the request are tried again only with `retry_failed`. On Ctrl-C
     no new request is sent, attempts in flight get `grace_s` seconds, and BatchInterrupted is raised."""
+    if executor is not None and claims is None:
+        raise UsageError("an attempt executor needs claims: its workers claim each attempt before working on it")
     progress = progress or _Silent()
     judges = plan.options.judges
     notes: list[str] = []
@@ -186,35 +208,22 @@ def execute_batch(
             if summary.n_states == 0:
                 notes.append(f"the state summary of profile {profile_id} is empty (the model listed no states)")
 
-    contexts = item_contexts(store, plan.item_ids)
-    cut = [c.item_id for c in contexts.values() if c.before_turn_id is not None]
+    setup = AttemptSetup(
+        plan=plan, failed=tuple(failed.values()), summarized=bool(summaries), retry_failed=retry_failed
+    )
+    done_before: dict[str, dict[str, dict[str, Any]]] = {}  # filled below, before any attempt runs
+    worker = AttemptWorker(store, retriever, roles, prompts, setup, claims=claims, done_before=done_before)
+    cut = [c.item_id for c in worker.contexts.values() if c.before_turn_id is not None]
     if cut:
         notes.append(
             f"{len(cut)} item(s) have history after the request: memory searches and the state list stop at the "
             "request (states drawn from later turns are left out)"
         )
-    states = {p: profile_states(store, p) for p in profiles} if summaries else {}
-    # An item whose history continues after its request sees only the states drawn from turns before it.
-    cut_states = {
-        c.item_id: profile_states(store, c.profile_id, c.cutoff)
-        for c in contexts.values()
-        if summaries and c.cutoff is not None
-    }
-
-    agents: dict[str, AnsweringAgent] = {}
-    # the judge panel's other models (the first of --judge-models is the judge role's own model)
-    panel_models = plan.options.judge_models[1:]
-    panels: dict[str, list[LLMClient]] = {}
-    ledgers = {run.run_id: UsageLedger() for run in plan.runs}
-    done_before: dict[str, dict[str, dict[str, Any]]] = {}
+    panel_models = worker.panel_models
+    panels = worker.panels
     head = store.head()
     versions = library_versions(store.driver, store.database)
     for run in plan.runs:
-        answerer = roles.client("answerer", ledgers[run.run_id])
-        for role in run.roles:
-            roles.client(role, ledgers[run.run_id])  # fail early, naming the missing setting
-        agents[run.run_id] = AnsweringAgent(run.method, answerer, retriever, prompts, plan.options.budget)
-        panels[run.run_id] = [roles.client_for_model("judge", m, ledgers[run.run_id]) for m in panel_models]
         progress_state = run_progress(store, run.run_id)
         if not progress_state["exists"]:
             store.append(
@@ -271,7 +280,7 @@ def execute_batch(
                 actor="runner",
             )
             for f in failed.values()
-            if _needs(run, f) and f.profile_id in {plan.profiles[i] for i in plan.item_ids}
+            if needs_prerequisite(run, f) and f.profile_id in {plan.profiles[i] for i in plan.item_ids}
         ]
         if run_failures:
             store.append(run_failures)
@@ -285,9 +294,9 @@ def execute_batch(
             if not attempt_complete(
                 done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts, panel_models
             )
-            and (retry_failed or not _refused(done_before[run.run_id].get(item_id)))
+            and (retry_failed or not refused_before(done_before[run.run_id].get(item_id)))
         }
-        refused = sum(1 for i in plan.item_ids if _refused(done_before[run.run_id].get(i)))
+        refused = sum(1 for i in plan.item_ids if refused_before(done_before[run.run_id].get(i)))
         if refused and not retry_failed:
             notes.append(
                 f"{run.method.name}: {refused} attempt(s) the endpoint refused earlier were not tried again "
@@ -297,96 +306,55 @@ def execute_batch(
         progress.run_started(run.run_id, run.method.label, len(plan.item_ids), done)
     tasks = [(run, item_id) for item_id in plan.item_ids for run in plan.runs if item_id in pending[run.run_id]]
 
-    materials = MaterialSource(store.driver, store.database, context_budget=plan.options.judge_context_chars)
     timings: dict[str, list[dict[str, float]]] = {r.run_id: [] for r in plan.runs}
     outcomes: dict[str, list[AttemptOutcome]] = {r.run_id: [] for r in plan.runs}
-    timings_lock = threading.Lock()
-
+    results_lock = threading.Lock()
     held_elsewhere: list[tuple[PlannedRun, str]] = []  # worker mode: attempts another worker held when tried
-    tried: set[str] = set()  # worker mode: attempts this worker claimed (each is worked on once per invocation)
+    tried: set[str] = set()  # worker mode: attempts claimed here (each is worked on once per invocation)
 
-    def work(run: PlannedRun, item_id: str) -> None:
-        if claims is None:
-            attempt(run, item_id, store, done_before[run.run_id].get(item_id) or {})
-            return
-        attempt_id = run.attempt_id(item_id)
-        if not claims.claim(run.run_id, item_id, attempt_id):
-            with timings_lock:
-                held_elsewhere.append((run, item_id))
-            return
-        with timings_lock:
-            tried.add(attempt_id)
-        try:
-            previous = claims.progress(attempt_id)  # read after the claim: another worker may have finished it
-            complete = attempt_complete(previous, run, item_id, judges, roles, prompts, panel_models)
-            if complete or (_refused(previous) and not retry_failed):
-                progress.item_done(run.run_id)
+    def record(result: AttemptResult) -> None:
+        run = worker.runs[result.run_id]
+        with results_lock:
+            if result.held:
+                held_elsewhere.append((run, result.item_id))
                 return
-            attempt(run, item_id, claims.store_for(attempt_id), previous)
-        except ClaimLost as lost:
-            with timings_lock:
-                notes.append(str(lost))
-        finally:
-            claims.release(attempt_id)
+            if result.claimed:
+                tried.add(run.attempt_id(result.item_id))
+            if result.outcome is not None:
+                timings[run.run_id].append(result.outcome.measured)
+                outcomes[run.run_id].append(result.outcome)
+            notes.extend(result.notes)
+        if result.done:
+            progress.item_done(run.run_id)
 
-    def attempt(run: PlannedRun, item_id: str, store: EventStore, previous: dict[str, Any]) -> None:
-        ctx = contexts[item_id]
-        missing = [f for (p, _), f in failed.items() if p == ctx.profile_id and _needs(run, f)]
-        if missing and previous.get("status") != "answered":
-            f = missing[0]
-            reason = f"prerequisite failed: {f.stage} of profile {f.profile_id} ({f.role} role): {f.error}"
-            store.append(
-                failed_attempt_events(
-                    run, item_id, error=reason, started=time.perf_counter(), role=f.role, retryable=f.retryable
-                )
+    def dispatch(batch: list[tuple[PlannedRun, str]]) -> None:
+        if executor is None:
+            _run_pool(
+                batch, lambda run, item_id: record(worker.work(run.run_id, item_id)), concurrency,
+                on_interrupt=roles.interrupt, grace_s=grace_s,
             )
-            progress.item_done(run.run_id)
-            return
-        task = AgentTask(
-            item_id=item_id,
-            profile_id=ctx.profile_id,
-            question=ctx.question,
-            asked_at=ctx.asked_at,
-            before_turn_id=ctx.before_turn_id,
-            states=(
-                tuple(cut_states.get(item_id, states.get(ctx.profile_id, ()))) if run.method.state_in_prompt else ()
-            ),
-        )
-        outcome = process_attempt(
-            store,
-            run,
-            agents[run.run_id],
-            task,
-            previous,
-            judges,
-            roles.client("judge", ledgers[run.run_id]) if judges else None,
-            roles,
-            prompts,
-            materials,
-            panel=panels[run.run_id],
-        )
-        with timings_lock:
-            timings[run.run_id].append(outcome.measured)
-            outcomes[run.run_id].append(outcome)
-        if not outcome.interrupted:
-            progress.item_done(run.run_id)
+        else:
+            executor.run_attempts(
+                setup, [(run.run_id, item_id) for run, item_id in batch], record,
+                on_interrupt=roles.interrupt, grace_s=grace_s,
+            )
 
     # Recipes that rank with a memory system's own search (Graphiti) need that search open while attempts run.
     with sdk_rankers(store, {r.method.memory_system for r in plan.runs}):
         if claims is None:
-            _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
+            dispatch(tasks)
         else:
             with claims:
-                _run_pool(tasks, work, concurrency, on_interrupt=roles.interrupt, grace_s=grace_s)
-                _wait_for_others(
-                    claims, held_elsewhere, tried, work, concurrency, progress,
-                    on_interrupt=roles.interrupt, grace_s=grace_s,
-                )
+                dispatch(tasks)
+                _wait_for_others(claims, held_elsewhere, tried, dispatch, progress, on_interrupt=roles.interrupt)
+    if executor is not None:  # what the executor's workers spent counts in the runs' records
+        for run_id, spent in executor.finish_batch().items():
+            worker.ledgers[run_id].merge(UsageLedger.from_dict(spent))
 
     summaries_out = [
         _finish_run(
-            store, run, plan, judges, roles, prompts, usage=ledgers[run.run_id], did_work=bool(pending[run.run_id]),
-            claims=claims, notes=notes,
+            store, run, plan, judges, roles, prompts, usage=worker.ledgers[run.run_id],
+            did_work=bool(pending[run.run_id]), claims=claims, notes=notes,
         )
         for run in plan.runs
     ]
@@ -410,24 +378,6 @@ def execute_batch(
         failures=failures,
         warnings=_warnings(plan, outcomes),
     )
-
-
-def _needs(run: PlannedRun, failure: FailedPrerequisite) -> bool:
-    """Whether the run's attempts need what failed (its state summary, or its memory system's build)."""
-    if failure.stage == "state_summary":
-        return bool(run.method.needs_states)
-    return failure.stage == f"memory:{run.method.memory_system}"
-
-
-def _refused(previous: dict[str, Any] | None) -> bool:
-    """An attempt in error because the endpoint refused its request (a plain rerun would repeat it)."""
-    if not previous or previous.get("status") != "error":
-        return False
-    try:
-        usage = json.loads(previous.get("usage") or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return False
-    return isinstance(usage, dict) and usage.get("retryable") is False
 
 
 def _warnings(plan: BatchPlan, outcomes: dict[str, list[AttemptOutcome]]) -> list[str]:
@@ -570,16 +520,14 @@ def _wait_for_others(
     claims: Claims,
     held: list[tuple[PlannedRun, str]],
     tried: set[str],
-    work: Callable[[PlannedRun, str], None],
-    concurrency: int,
+    dispatch: Callable[[list[tuple[PlannedRun, str]]], None],
     progress: BatchProgress,
     *,
     on_interrupt: Callable[[], None],
-    grace_s: float,
 ) -> None:
     """Worker mode, after this worker's pass: wait for the attempts other workers held. One whose claim was
     released is settled (its worker is done with it); one whose claim expired unreleased (a dead worker) is taken
-    over. Polls at least every ttl/4 seconds (at most 2 s)."""
+    over (`dispatch` runs it again). Polls at least every ttl/4 seconds (at most 2 s)."""
     poll_s = min(2.0, claims.ttl_s / 4)
     announced = False
     while held:
@@ -601,7 +549,7 @@ def _wait_for_others(
             elif run.attempt_id(item_id) not in tried:
                 again.append((run, item_id))
         if again:
-            _run_pool(again, work, concurrency, on_interrupt=on_interrupt, grace_s=grace_s)
+            dispatch(again)
         elif held:
             if not announced:
                 progress.stage(f"waiting for {len(held)} attempt(s) other workers hold (or for their claims to expire)")

@@ -1,0 +1,457 @@
+"""`run --executor ray`: a batch's attempts run in Ray actors, on a local Ray instance or a Ray cluster.
+
+Each actor is one worker of the batch in the sense of agents/runs/claims.py: it opens its own Neo4j driver,
+encoder, retriever and LLM clients (nothing of the driver process's connections is ever sent to it), claims an
+attempt before working on it, writes the attempt's events itself, and releases the claim. The Neo4j log stays
+the only source of truth: an actor returns to this process only what it counts (progress, timings, endpoint
+failures). The driver process keeps the steps before the attempts (memory builds, state summaries, RunStarted)
+and after them (RunFinished), hands each actor one attempt at a time, and waits with `ray.wait` in short slices
+so that Ctrl-C is seen at once: the actors stop sending requests, attempts in flight get the grace period,
+then the actors are killed and the claims of abandoned attempts released (their events are one transaction, so
+nothing of them was written), leaving a batch that the same command resumes.
+
+Ray is an optional extra (requirements-ray.lock, scripts/setup_ray_env.sh); it is imported only here, when
+the executor is built.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import math
+import os
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.llm.accounting import UsageLedger
+from agents.llm.roles import LLMRoles
+from agents.llm.settings import CacheMode
+from agents.prompts.registry import PromptSet
+from agents.runs.attempt_worker import AttemptResult, AttemptSetup, AttemptWorker
+from agents.runs.claims import Claims
+from agents.runs.runner import BatchInterrupted
+from graph.config_file import config_path
+from graph.errors import ColabenchError
+from graph.paths import REPO_ROOT
+from graph.settings import Neo4jSettings
+
+# What an actor needs of the driver process's environment (the encoder, caches, offline switches, keys).
+CARRIED_PREFIXES = ("COLABENCH_", "NEO4J_")
+CARRIED_NAMES = ("OPENAI_API_KEY", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "TOKENIZERS_PARALLELISM")
+# Left out of the code shipped to a cluster (`--ray-address`): data, caches, tests and benchmarks.
+SHIPPED_EXCLUDES = [
+    ".git", ".data", ".mypy_cache", ".ruff_cache", ".pytest_cache", "**/__pycache__", "node_modules",
+    "graph/neo4j_launcher/target", "test-artifacts", "results", "reports", "tests", "bench", "notes", "samples",
+]  # fmt: skip
+INSTALL_HINT = (
+    "create the Ray environment with `scripts/setup_ray_env.sh` (it layers requirements-ray.lock on the project's "
+    "environment) and run the command as `COLABENCH_RAY=1 ./colabench run ... --executor ray`; or install Ray into "
+    "your own environment with `pip install --no-deps --require-hashes -r requirements-ray.lock`"
+)
+
+
+class RayNotInstalled(ColabenchError):
+    """`--executor ray` in a Python environment without Ray (an optional extra)."""
+
+
+class RayExecutorError(ColabenchError):
+    """Ray workers that cannot start, or that keep dying."""
+
+
+def import_ray() -> Any:
+    """The `ray` module; RayNotInstalled, saying how to install it, when it is not importable."""
+    try:
+        ray = importlib.import_module("ray")
+    except ImportError as exc:
+        raise RayNotInstalled(
+            f"the Ray executor needs Ray, which is not installed here ({exc}); {INSTALL_HINT}"
+        ) from exc
+    if not callable(getattr(ray, "init", None)):  # e.g. a folder named `ray` in the working directory (/tmp/ray)
+        path = getattr(ray, "__path__", None)
+        where = ", ".join(path) if path is not None else str(getattr(ray, "__file__", None) or "no file")
+        raise RayNotInstalled(
+            f"the Ray executor needs Ray, but `import ray` found something else ({where}); {INSTALL_HINT}"
+        )
+    return ray
+
+
+def start_local_ray(num_cpus: int) -> None:
+    """Start a Ray instance on this machine for this process (no dashboard, no usage report sent anywhere);
+    `num_cpus` logical CPUs for the actors to share."""
+    ray = import_ray()
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # Ray would otherwise report usage over the network
+    pythonpath = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    ray.init(
+        address="local",
+        num_cpus=max(1, num_cpus),
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+        runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
+    )
+
+
+def carried_environment() -> dict[str, str]:
+    """The variables of this process an actor must see (CARRIED_PREFIXES, CARRIED_NAMES)."""
+    return {k: v for k, v in os.environ.items() if k.startswith(CARRIED_PREFIXES) or k in CARRIED_NAMES}
+
+
+@dataclass(frozen=True)
+class ActorConfig:
+    """Everything an actor needs to open its own connections, as this process resolved it (picklable)."""
+
+    neo4j: Neo4jSettings
+    roles: dict[str, dict[str, Any]]  # per LLM role: every setting, the key resolved
+    cache_path: Path
+    cache_mode: CacheMode
+    prompts: PromptSet
+    env: dict[str, str]
+    config_text: str | None  # the colabench.toml this process read (None: none)
+    ttl_s: float
+
+
+def role_overrides(roles: LLMRoles) -> dict[str, dict[str, Any]]:
+    """Every role's settings as init arguments; the API key resolved here, where its variable is set."""
+    out: dict[str, dict[str, Any]] = {}
+    for role, settings in roles.settings.items():
+        values = settings.model_dump(exclude={"role"})
+        if settings.configured:
+            values["api_key"] = settings.resolved_api_key()
+        out[role] = values
+    return out
+
+
+class AttemptActor:
+    """One Ray actor: a worker of the batch with its own Neo4j driver, encoder, retriever, LLM clients and
+    claims (worker id `<driver's worker id>/ray<k>`). Runs one attempt at a time; `interrupt` reaches it
+    while an attempt runs (the actor has a second thread for it)."""
+
+    def __init__(self, config: ActorConfig, setup: AttemptSetup, worker_id: str) -> None:
+        from agents.memory.rankers import sdk_rankers
+        from graph.connection import open_driver
+        from graph.embeddings import load_encoder
+        from graph.store import EventStore
+        from query.retriever import Retriever
+
+        self._scratch = _apply_environment(config.env, config.config_text)
+        self._stack = ExitStack()
+        driver = open_driver(config.neo4j)
+        self._stack.callback(driver.close)
+        encoder = load_encoder()
+        store = EventStore(driver, config.neo4j.database, encoder)
+        retriever = Retriever(driver, encoder, config.neo4j.database)
+        self.roles = LLMRoles(overrides=config.roles, cache_path=config.cache_path, cache_mode=config.cache_mode)
+        self._stack.callback(self.roles.close)
+        self.claims = Claims(store, worker=worker_id, ttl_s=config.ttl_s)
+        self._stack.enter_context(self.claims)
+        self._stack.enter_context(sdk_rankers(store, {r.method.memory_system for r in setup.plan.runs}))
+        self.worker = AttemptWorker(store, retriever, self.roles, config.prompts, setup, claims=self.claims)
+
+    def ready(self) -> str:
+        return self.claims.worker
+
+    def work(self, run_id: str, item_id: str) -> AttemptResult:
+        return self.worker.work(run_id, item_id)
+
+    def interrupt(self) -> None:
+        """Ctrl-C in the driver: send no new request (a request not yet sent raises LLMInterruptedError)."""
+        self.roles.interrupt()
+
+    def usage(self) -> dict[str, dict[str, Any]]:
+        return self.worker.usage()
+
+    def close(self) -> None:
+        self._stack.close()
+        if self._scratch is not None:
+            self._scratch.cleanup()
+
+
+def _apply_environment(env: dict[str, str], config_text: str | None) -> tempfile.TemporaryDirectory[str] | None:
+    """Make this actor process's environment the driver's (the carried variables exactly, and its config
+    file's content, written here: the driver's path may not exist on this node)."""
+    for name in [n for n in os.environ if n.startswith(CARRIED_PREFIXES) or n in CARRIED_NAMES]:
+        del os.environ[name]
+    os.environ.update(env)
+    if config_text is None:
+        os.environ.pop("COLABENCH_CONFIG", None)
+        return None
+    scratch = tempfile.TemporaryDirectory(prefix="colabench-ray-")
+    path = Path(scratch.name) / "colabench.toml"
+    path.write_text(config_text, encoding="utf-8")
+    os.environ["COLABENCH_CONFIG"] = str(path)
+    return scratch
+
+
+@dataclass
+class _Actor:
+    handle: Any
+    worker: str
+
+
+@dataclass(frozen=True)
+class _Flight:
+    """An attempt handed to an actor and not returned yet."""
+
+    actor: _Actor
+    run_id: str
+    item_id: str
+    attempt_id: str
+
+
+class RayExecutor:
+    """Runs a batch's attempts in `workers` Ray actors (see the module docstring). Use it as a context manager:
+    on exit it leaves Ray (shutting the local instance down when it started one). Ray is started or joined on
+    first use: a Ray already initialised in this process is used as it is; else `address` (a cluster: the
+    project's code is shipped with the job, each node needs the project's Python environment) or, without
+    one, a local instance with `workers` logical CPUs."""
+
+    POLL_S = 0.25  # ray.wait slices: Ctrl-C is seen within this
+
+    def __init__(
+        self,
+        *,
+        workers: int,
+        claims: Claims,
+        roles: LLMRoles,
+        prompts: PromptSet,
+        neo4j: Neo4jSettings | None = None,
+        address: str | None = None,
+    ) -> None:
+        self._ray = import_ray()
+        self._actor_class = self._ray.remote(AttemptActor)
+        self.workers = max(1, workers)
+        self.claims = claims
+        self.address = address
+        path = config_path()
+        env = carried_environment()
+        env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
+        self.config = ActorConfig(
+            neo4j=neo4j or Neo4jSettings(),
+            roles=role_overrides(roles),
+            cache_path=roles.cache_path,
+            cache_mode=roles.cache_mode,
+            prompts=prompts,
+            env=env,
+            config_text=path.read_text(encoding="utf-8") if path is not None else None,
+            ttl_s=claims.ttl_s,
+        )
+        self._owns_ray = False
+        self._config_ref: Any = None
+        self._setup_ref: Any = None
+        self._actors: list[_Actor] = []
+        self._setup: AttemptSetup | None = None
+        self.replaced = 0  # actors that died and were replaced in this batch
+        self.started = 0  # actors started, over every batch
+
+    # --- Ray and the actors ----------------------------------------------------------------------------------
+
+    def __enter__(self) -> RayExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the actors and leave Ray (the local instance this executor started stops with it)."""
+        self._kill_actors()
+        if self._owns_ray:
+            self._ray.shutdown()
+            self._owns_ray = False
+
+    def _ensure_ray(self) -> None:
+        ray = self._ray
+        if ray.is_initialized():
+            return
+        if self.address:
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            try:
+                ray.init(
+                    address=self.address,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                    runtime_env={"working_dir": str(REPO_ROOT), "excludes": SHIPPED_EXCLUDES},
+                )
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                reason = f"{exc}" + (f" ({_last_line(exc.__cause__)})" if exc.__cause__ is not None else "")
+                raise RayExecutorError(
+                    f"could not join the Ray cluster at {self.address}: {reason}; check the address (`ray status` on "
+                    "its head node prints it) and that this machine can reach it"
+                ) from exc
+        else:
+            start_local_ray(self.workers)
+        self._owns_ray = True
+
+    def _cpu_share(self) -> float:
+        """Logical CPUs per actor: one, or an equal share when the cluster has fewer CPUs than actors (the actors
+        wait on the endpoint most of the time, like the thread pool's threads)."""
+        total = float(self._ray.cluster_resources().get("CPU", 1.0))
+        return max(0.0001, math.floor(min(1.0, total / self.workers) * 10_000) / 10_000)
+
+    def _start_actor(self, setup_ref: Any, number: int) -> _Actor:
+        worker = f"{self.claims.worker}/ray{number}"
+        remote = self._actor_class.options(
+            num_cpus=self._cpu_share(),
+            max_concurrency=2,  # one attempt at a time (this process hands out one), plus `interrupt`
+            max_restarts=0,
+            max_task_retries=0,
+            scheduling_strategy="SPREAD",
+        )
+        self.started += 1
+        return _Actor(remote.remote(self._config_ref, setup_ref, worker), worker)
+
+    def _ensure_actors(self, setup: AttemptSetup) -> None:
+        if self._setup is setup and self._actors:
+            return
+        self._kill_actors()
+        self._ensure_ray()
+        ray = self._ray
+        self._config_ref = ray.put(self.config)
+        self._setup_ref = ray.put(setup)
+        self._setup = setup
+        self.replaced = 0
+        self._actors = [self._start_actor(self._setup_ref, n) for n in range(1, self.workers + 1)]
+        waiting = {a.handle.ready.remote(): a for a in self._actors}
+        while waiting:
+            ready, _ = ray.wait(list(waiting), num_returns=len(waiting), timeout=self.POLL_S)
+            for ref in ready:
+                actor = waiting.pop(ref)
+                try:
+                    ray.get(ref)
+                except ray.exceptions.RayError as exc:
+                    raise RayExecutorError(f"Ray worker {actor.worker} could not start: {_last_line(exc)}") from exc
+
+    def _kill_actors(self) -> None:
+        for actor in self._actors:
+            try:
+                self._ray.kill(actor.handle, no_restart=True)
+            except Exception:  # already gone
+                continue
+        self._actors = []
+        self._setup = None
+
+    def _replace(self, dead: _Actor, error: BaseException) -> _Actor:
+        """A new actor for one that died (its node went away, it ran out of memory); RayExecutorError when
+        as many have died as there are workers."""
+        self.replaced += 1
+        if self.replaced > self.workers:
+            raise RayExecutorError(
+                f"Ray workers keep dying ({self.replaced} of {self.workers}); the last: {_last_line(error)}"
+            ) from error
+        self._actors.remove(dead)
+        fresh = self._start_actor(self._setup_ref, self.workers + self.replaced)
+        self._actors.append(fresh)
+        return fresh
+
+    # --- the executor protocol of agents/runs/runner.py ------------------------------------------------------
+
+    def run_attempts(
+        self,
+        setup: AttemptSetup,
+        tasks: Sequence[tuple[str, str]],
+        record: Callable[[AttemptResult], None],
+        *,
+        on_interrupt: Callable[[], None],
+        grace_s: float,
+    ) -> None:
+        """Run every (run id, item id) on the actors, one at a time per actor, calling `record` here with each
+        result. An error raised by an attempt stops the batch as in the thread pool (queued attempts are
+        dropped); an actor that dies is replaced and its attempt handed to another (its claim released first).
+        On Ctrl-C: BatchInterrupted once the attempts in flight have finished or `grace_s` has passed."""
+        if not tasks:  # nothing to do: Ray is not even started
+            return
+        ray = self._ray
+        runs = {run.run_id: run for run in setup.plan.runs}
+        queue = deque(tasks)
+        in_flight: dict[Any, _Flight] = {}
+        try:
+            self._ensure_actors(setup)
+            idle = list(self._actors)
+            while queue or in_flight:
+                while queue and idle:
+                    actor = idle.pop()
+                    run_id, item_id = queue.popleft()
+                    flight = _Flight(actor, run_id, item_id, runs[run_id].attempt_id(item_id))
+                    in_flight[actor.handle.work.remote(run_id, item_id)] = flight
+                ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=self.POLL_S)
+                for ref in ready:
+                    flight = in_flight.pop(ref)
+                    try:
+                        result = ray.get(ref)
+                    except ray.exceptions.RayActorError as exc:
+                        self._release(flight)
+                        idle.append(self._replace(flight.actor, exc))
+                        queue.appendleft((flight.run_id, flight.item_id))
+                        continue
+                    except ray.exceptions.RayTaskError as exc:  # the attempt's own error, as the thread pool has it
+                        cause = getattr(exc, "cause", None)
+                        raise (cause if isinstance(cause, Exception) else exc) from None
+                    idle.append(flight.actor)
+                    record(result)
+        except KeyboardInterrupt:
+            try:
+                on_interrupt()
+                abandoned = self._stop_in_flight(in_flight, record, grace_s)
+            finally:
+                self._kill_actors()
+            raise BatchInterrupted(abandoned) from None
+        except BaseException:
+            self._kill_actors()
+            raise
+
+    def finish_batch(self) -> dict[str, dict[str, Any]]:
+        """Stop the actors; returns the LLM usage they spent, per run id (an actor that died took its usage
+        with it)."""
+        if not self._actors:
+            return {}
+        ray = self._ray
+        spent: dict[str, UsageLedger] = {}
+        for actor in self._actors:
+            try:
+                usage = ray.get(actor.handle.usage.remote())
+                ray.get(actor.handle.close.remote())
+            except ray.exceptions.RayActorError:  # it died after its last attempt
+                continue
+            for run_id, counters in usage.items():
+                spent.setdefault(run_id, UsageLedger()).merge(UsageLedger.from_dict(counters))
+        self._kill_actors()
+        return {run_id: ledger.as_dict() for run_id, ledger in spent.items()}
+
+    def _stop_in_flight(
+        self, in_flight: dict[Any, _Flight], record: Callable[[AttemptResult], None], grace_s: float
+    ) -> int:
+        """Ctrl-C: every actor stops sending requests; attempts in flight get `grace_s` seconds to finish (their
+        results are recorded); the claims of the others are released once their actors are killed. Returns how
+        many were abandoned."""
+        ray = self._ray
+        for actor in self._actors:
+            actor.handle.interrupt.remote()
+        deadline = time.monotonic() + grace_s
+        while in_flight and time.monotonic() < deadline:
+            ready, _ = ray.wait(list(in_flight), num_returns=len(in_flight), timeout=self.POLL_S)
+            for ref in ready:
+                in_flight.pop(ref)
+                try:
+                    record(ray.get(ref))
+                except ray.exceptions.RayError:
+                    continue  # died or failed while stopping: nothing of it was written
+        abandoned = list(in_flight.values())
+        self._kill_actors()
+        for flight in abandoned:
+            self._release(flight)
+        return len(abandoned)
+
+    def _release(self, flight: _Flight) -> None:
+        """Release the claim a dead or killed actor left on its attempt (so nobody waits for the expiry)."""
+        self.claims.release_for(flight.actor.worker, flight.run_id, flight.item_id, flight.attempt_id)
+
+
+def _last_line(error: BaseException) -> str:
+    """The last non-empty line of an error (Ray's carry the remote traceback before it)."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    return lines[-1].strip() if lines else type(error).__name__
