@@ -3,8 +3,13 @@ then Neo4j killed with SIGKILL in the middle of the load and started again.
 
     PYTHONPATH=. python bench/drill_api.py [--duration 60] [--concurrency 8] [--outage 20]
     PYTHONPATH=. python bench/drill_api.py --duration 300      # the 5-minute run
+    PYTHONPATH=. python bench/drill_api.py --ingest-docs 600   # a longer ingest under load
 
 Phase 1 (steady): req/s, p50/p95, errors and the API's memory (bench/bench_api.py's load mix and client).
+Phase 1b (ingest under load, `--ingest-docs N`, 0 to skip): the same load while `colabench ingest` writes N
+knowledge-base documents (the first N of `--kb`, default the shared KB when present, else copies of the sample's
+documents under new ids) into the same graph: req/s, p50/p95 and errors during the ingest, the ingest's own
+duration and exit code, and the API's memory before and after.
 Phase 2 (outage): load keeps running; Neo4j is SIGKILLed, stays down `--outage` s, then restarts on the same
 data. Printed: responses by kind while it is down (503 with a clear message, GraphQL errors by code, dropped
 connections), what /readyz said, seconds from restart to the first good reply and to /readyz 200, errors
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import os
 import signal
@@ -55,6 +61,33 @@ def start_api(port: int, neo4j_port: int, log_path: Path, timeout_s: float = 600
         time.sleep(0.5)
     process.kill()
     raise SystemExit(f"the API did not become ready: {log_path.read_text()[-2000:]}")
+
+
+SHARED_KB = REPO.parent / "shared" / "data" / "kb" / "documents.jsonl.gz"
+SAMPLE_DOCUMENTS = REPO / "samples" / "colabench-sample" / "documents.jsonl"
+
+
+def write_ingest_input(path: Path, count: int, kb: Path | None) -> str:
+    """Write `count` knowledge-base documents to `path` (JSONL) and say where they came from."""
+    rows: list[dict[str, object]] = []
+    if kb is not None and kb.exists():
+        opener = gzip.open if kb.suffix == ".gz" else open
+        with opener(kb, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                if len(rows) >= count:
+                    break
+                rows.append(json.loads(line))
+        source = f"the first {len(rows)} documents of {kb}"
+    else:
+        sample = [json.loads(x) for x in SAMPLE_DOCUMENTS.read_text(encoding="utf-8").splitlines() if x.strip()]
+        for i in range(count):
+            doc = sample[i % len(sample)]
+            rows.append({"doc_id": f"drill-{i:05d}", "title": doc["title"], "text": f"{doc['text']}\n\n(copy {i})"})
+        source = f"{count} copies of the sample's documents under new ids"
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row) + "\n")
+    return source
 
 
 def readyz(port: int) -> int:
@@ -111,11 +144,63 @@ async def load(
     return out
 
 
+def ingest_under_load(
+    port: int, deck: list[tuple[str, bytes]], args: argparse.Namespace, neo4j_port: int, tmp: Path, api_pid: int
+) -> None:
+    """Phase 1b: the load keeps running while `colabench ingest` writes documents into the same graph."""
+    source = write_ingest_input(tmp / "ingest.jsonl", args.ingest_docs, args.kb)
+    env = {**os.environ, "COLABENCH_NEO4J_PORT": str(neo4j_port), "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1"}
+    env.pop("NEO4J_URI", None)
+    env["COLABENCH_DATA_DIR"] = str(tmp / "ingest-data")
+    command = [sys.executable, "-m", "cli", "ingest", str(tmp / "ingest.jsonl"), "--format", "kb"]
+    marks: dict[str, float] = {}
+    outcome: dict[str, object] = {}
+
+    async def phase() -> list[tuple[float, str, float]]:
+        t0 = time.perf_counter()
+        stop = asyncio.Event()
+        task = asyncio.create_task(load(port, deck, args.concurrency, 3600, stop))
+        await asyncio.sleep(5)
+        marks["start"] = time.perf_counter() - t0
+        with (tmp / "ingest.log").open("wb") as log:
+            process = await asyncio.to_thread(
+                subprocess.run, command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        marks["end"] = time.perf_counter() - t0
+        outcome["code"] = process.returncode
+        await asyncio.sleep(5)
+        stop.set()
+        return await task
+
+    rss_start = tree_rss_mib(api_pid)
+    events = asyncio.run(phase())
+    rss_end = tree_rss_mib(api_pid)
+    during = [(o, ms) for t, o, ms in events if marks["start"] <= t < marks["end"]]
+    good = [ms for o, ms in during if o == "ok"]
+    bad = Counter(o for o, _ in during if o != "ok")
+    seconds = marks["end"] - marks["start"]
+    print(
+        f"\n== API drill: ingest under load ({source}; load average {os.getloadavg()[0]:.1f}) =="
+    )
+    print(
+        f"ingest exit {outcome['code']} after {seconds:.1f} s; during it {len(during):,} requests, "
+        f"{len(during) / max(seconds, 1e-9):.0f} req/s, p50 {percentile(good, 0.5):.1f} ms, "
+        f"p95 {percentile(good, 0.95):.1f} ms, errors {sum(bad.values())} {dict(bad)}; "
+        f"API RSS {rss_start:.0f} -> {rss_end:.0f} MiB"
+    )
+    if outcome["code"] != 0:
+        print((tmp / "ingest.log").read_text()[-2000:])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of steady load (300 = 5 minutes)")
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--outage", type=float, default=20.0, help="seconds Neo4j stays down")
+    parser.add_argument("--outage", type=float, default=20.0, help="seconds Neo4j stays down (0: no outage)")
+    parser.add_argument(
+        "--ingest-docs", type=int, default=300, help="documents ingested under load in phase 1b (0 skips it)"
+    )
+    parser.add_argument("--kb", type=Path, default=SHARED_KB, help="knowledge-base JSONL(.gz) to take them from")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="colabench-api-drill-") as tmp:
         settings = Neo4jSettings(local_port=free_port(), heap="1g", pagecache_mib=256)
@@ -152,6 +237,11 @@ def main() -> None:
                 f"p95 {percentile(good, 0.95):.1f} ms, errors {sum(bad.values())} {dict(bad)}; "
                 f"API RSS {rss_start:.0f} -> {rss_end:.0f} MiB"
             )
+
+            if args.ingest_docs > 0:
+                ingest_under_load(port, deck, args, settings.local_port, Path(tmp), server.pid)
+            if args.outage <= 0:
+                return
 
             # Outage: kill Neo4j under load, keep it down, restart it, keep the load on until it recovers.
             ready_seen: list[tuple[float, int]] = []

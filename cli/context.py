@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,8 +22,19 @@ from graph.settings import Neo4jSettings
 from graph.store import EventStore
 from ingest.errors import InputError
 
-console = Console(stderr=False, highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# Output to a log or pipe (no terminal, no COLUMNS) gets a wide console: rich's 80-column default squeezed run
+# ids and statuses in the run summary to "sample-…" / "incompl…" in logs.
+LOG_WIDTH = 160
+
+
+def _console(stderr: bool) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    piped = not stream.isatty() and not os.environ.get("COLUMNS")
+    return Console(stderr=stderr, highlight=False, width=LOG_WIDTH if piped else None)
+
+
+console = _console(stderr=False)
+err_console = _console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
