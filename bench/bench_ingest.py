@@ -1,9 +1,11 @@
 """Knowledge-base ingest: documents and chunks per second, time split into parse / embed / write, peak memory.
 
-Usage: python bench/bench_ingest.py [PATH] [--limit N] [--cold]
+Usage: python bench/bench_ingest.py [PATH] [--limit N] [--cold] [--ray-workers N [--ray-address ADDR]]
        python bench/bench_ingest.py [PATH] [--limit N] --fake-embeddings [--latency-ms 50] [--concurrency 1,4,8]
   PATH     knowledge-base JSONL(.gz), default ../shared/data/kb/documents.jsonl.gz
   --cold   embed into a temporary cache (measures the encoder); default uses the machine cache
+  --ray-workers N  embed the cache misses in N Ray actors (`ingest --executor ray`; run with the Ray environment's
+                   python, $(scripts/setup_ray_env.sh)/bin/python); a local Ray instance unless --ray-address
   --fake-embeddings  the `openai:` encoder against a local fake endpoint: chunks/s per request concurrency
                      (bench/ingest_fake_embeddings.py; embedding phase only)
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from bench.neo4j_for_bench import bench_neo4j, peak_rss_mib
 from graph.embeddings import EmbeddingCache, load_encoder
+from graph.embeddings.cached import CachedEncoder
 from graph.store import EventStore
 from ingest.pipeline import load_input, write_events
 
@@ -35,6 +38,8 @@ def main() -> None:
     parser.add_argument("--concurrency", default="1,2,4,8", help="with --fake-embeddings: comma-separated")
     parser.add_argument("--request-size", type=int, default=64, help="with --fake-embeddings: texts per request")
     parser.add_argument("--dim", type=int, default=384, help="with --fake-embeddings: vector size")
+    parser.add_argument("--ray-workers", type=int, default=0, help="embed in N Ray actors (0: in this process)")
+    parser.add_argument("--ray-address", default=None, help="with --ray-workers: the Ray cluster to join")
     args = parser.parse_args()
     path: Path = args.path
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,6 +59,12 @@ def main() -> None:
             return
         cache = EmbeddingCache(Path(tmp) / "cold.sqlite") if args.cold else None
         encoder = load_encoder(cache=cache)
+        ray_encoder = None
+        if args.ray_workers:
+            from graph.embeddings.ray_encoder import RayEncoder
+
+            ray_encoder = RayEncoder(workers=args.ray_workers, address=args.ray_address)
+            encoder = CachedEncoder(ray_encoder, encoder.cache)
         started = time.perf_counter()
         result = load_input(path, "kb")
         parse_s = time.perf_counter() - started
@@ -62,6 +73,8 @@ def main() -> None:
             store.ensure_schema()
             report = write_events(store, result, batch_size=args.batch_size)
             jvm_peak = peak_rss_mib(pid)
+        if ray_encoder is not None:
+            ray_encoder.close()
         docs, chunks = result.counts["documents"], result.counts["chunks"]
         embed_s, write_s = report.seconds["embed"], report.seconds["write"]
         total = parse_s + embed_s + write_s
@@ -70,6 +83,9 @@ def main() -> None:
             f"{path.name}: {docs:,} documents, {chunks:,} chunks, encoder {encoder.encoder_id} "
             f"({'cold cache' if args.cold else 'machine cache'}: {stats.misses:,} embedded, {stats.hits:,} hits)"
         )
+        if ray_encoder is not None:
+            shares = ", ".join(f"{n:,}" for n in ray_encoder.texts_per_actor)
+            print(f"embedded by {args.ray_workers} Ray actor(s) ({shares} texts each; actor start-up included)")
         print(f"parse {parse_s:7.1f} s  ({docs / parse_s:,.0f} docs/s)")
         print(f"embed {embed_s:7.1f} s  ({stats.misses / embed_s if embed_s else 0:,.0f} chunks/s embedded)")
         events_rate = len(result.events) / write_s

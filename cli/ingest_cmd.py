@@ -30,8 +30,32 @@ def ingest(
     path: str = typer.Argument(..., help="input file or folder, or `sample` for the bundled sample"),
     fmt: str = typer.Option(None, "--format", help="|".join(FORMATS) + " (detected when omitted)"),
     batch_size: int = typer.Option(2000, help="events per transaction"),
+    executor: str = typer.Option(
+        "local", "--executor", metavar="local|ray",
+        help="where texts the embedding cache lacks are embedded: this process, or Ray actors (an optional "
+        "extra: COLABENCH_RAY=1 ./colabench ingest ...)",
+    ),
+    workers: int = typer.Option(
+        2, "--workers", min=1, max=256, help="with --executor ray: the embedding actors"
+    ),
+    ray_address: str = typer.Option(
+        None, "--ray-address", metavar="ADDR",
+        help="with --executor ray: the Ray cluster to join (default: start a local Ray instance)",
+    ),
 ) -> None:
     """Validate an input completely, then append it to the event log (resumable: rerun after a crash)."""
+    from contextlib import ExitStack
+
+    from graph.errors import UsageError
+
+    if executor not in ("local", "ray"):
+        raise UsageError(f"--executor {executor!r}: choose local (the default) or ray")
+    if ray_address and executor != "ray":
+        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
+    if executor == "ray":
+        from graph.ray_runtime import import_ray
+
+        import_ray()  # RayNotInstalled, saying how to install it, before any work
     source = resolve_dataset_path(path)
     with console.status(f"reading and validating {source} ..."):
         import time
@@ -42,13 +66,31 @@ def ingest(
     console.print(f"validated {source}: {len(result.events)} events for dataset [bold]{result.dataset}[/]")
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
-    with open_store(warn_incomplete=False) as store, progress_bar() as bar:
+    with open_store(warn_incomplete=False) as store, ExitStack() as stack, progress_bar() as bar:
+        if executor == "ray" and store.encoder is not None:
+            from graph.embeddings.cache import EmbeddingCache
+            from graph.embeddings.cached import CachedEncoder
+            from graph.embeddings.ray_encoder import RayEncoder
+
+            ray_encoder = stack.enter_context(RayEncoder(workers=workers, address=ray_address))
+            store.encoder = CachedEncoder(ray_encoder, EmbeddingCache())
+            console.print(
+                f"embedding on Ray: {workers} actor(s) "
+                + (f"on the cluster at {ray_address}" if ray_address else "on a local Ray instance")
+                + " (texts already in the embedding cache are not sent)"
+            )
         task = bar.add_task("appending events", total=None)
 
         def on_progress(_phase: str, done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         report = write_events(store, result, batch_size=batch_size, progress=on_progress)
+        if executor == "ray" and store.encoder is not None:
+            shares = ray_encoder.texts_per_actor
+            console.print(
+                f"Ray actors embedded {sum(shares):,} text(s)"
+                + (f"; per actor: {', '.join(f'{n:,}' for n in shares)}" if shares else ": all were in the cache")
+            )
     report.seconds["parse"] = parse_seconds
     table = Table(title=f"ingested {result.dataset}", show_header=True)
     table.add_column("what")

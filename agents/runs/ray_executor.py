@@ -10,17 +10,14 @@ so that Ctrl-C is seen at once: the actors stop sending requests, attempts in fl
 then the actors are killed and the claims of abandoned attempts released (their events are one transaction, so
 nothing of them was written), leaving a batch that the same command resumes.
 
-Ray is an optional extra (requirements-ray.lock, scripts/setup_ray_env.sh); it is imported only here, when
-the executor is built.
+Ray is an optional extra (requirements-ray.lock, scripts/setup_ray_env.sh); it is imported only when the executor
+is built. Starting, joining and the carried settings are graph/ray_runtime.py's (shared with `ingest --executor
+ray`).
 """
 
 from __future__ import annotations
 
-import importlib
-import logging
 import math
-import os
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -37,69 +34,20 @@ from agents.runs.attempt_worker import AttemptResult, AttemptSetup, AttemptWorke
 from agents.runs.claims import Claims
 from agents.runs.runner import BatchInterrupted
 from graph.config_file import config_path
-from graph.errors import ColabenchError
-from graph.paths import REPO_ROOT
+from graph.ray_runtime import (
+    RayExecutorError,
+    RayNotInstalled,
+    apply_environment,
+    carried_environment,
+    ensure_ray,
+    import_ray,
+    last_line,
+    start_local_ray,
+)
 from graph.settings import Neo4jSettings
 
-# What an actor needs of the driver process's environment (the encoder, caches, offline switches, keys).
-CARRIED_PREFIXES = ("COLABENCH_", "NEO4J_")
-CARRIED_NAMES = ("OPENAI_API_KEY", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "TOKENIZERS_PARALLELISM")
-# Left out of the code shipped to a cluster (`--ray-address`): data, caches, tests and benchmarks.
-SHIPPED_EXCLUDES = [
-    ".git", ".data", ".mypy_cache", ".ruff_cache", ".pytest_cache", "**/__pycache__", "node_modules",
-    "graph/neo4j_launcher/target", "test-artifacts", "results", "reports", "tests", "bench", "notes", "samples",
-]  # fmt: skip
-INSTALL_HINT = (
-    "create the Ray environment with `scripts/setup_ray_env.sh` (it layers requirements-ray.lock on the project's "
-    "environment) and run the command as `COLABENCH_RAY=1 ./colabench run ... --executor ray`; or install Ray into "
-    "your own environment with `pip install --no-deps --require-hashes -r requirements-ray.lock`"
-)
-
-
-class RayNotInstalled(ColabenchError):
-    """`--executor ray` in a Python environment without Ray (an optional extra)."""
-
-
-class RayExecutorError(ColabenchError):
-    """Ray workers that cannot start, or that keep dying."""
-
-
-def import_ray() -> Any:
-    """The `ray` module; RayNotInstalled, saying how to install it, when it is not importable."""
-    try:
-        ray = importlib.import_module("ray")
-    except ImportError as exc:
-        raise RayNotInstalled(
-            f"the Ray executor needs Ray, which is not installed here ({exc}); {INSTALL_HINT}"
-        ) from exc
-    if not callable(getattr(ray, "init", None)):  # e.g. a folder named `ray` in the working directory (/tmp/ray)
-        path = getattr(ray, "__path__", None)
-        where = ", ".join(path) if path is not None else str(getattr(ray, "__file__", None) or "no file")
-        raise RayNotInstalled(
-            f"the Ray executor needs Ray, but `import ray` found something else ({where}); {INSTALL_HINT}"
-        )
-    return ray
-
-
-def start_local_ray(num_cpus: int) -> None:
-    """Start a Ray instance on this machine for this process (no dashboard, no usage report sent anywhere);
-    `num_cpus` logical CPUs for the actors to share."""
-    ray = import_ray()
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # Ray would otherwise report usage over the network
-    pythonpath = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    ray.init(
-        address="local",
-        num_cpus=max(1, num_cpus),
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-        runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
-    )
-
-
-def carried_environment() -> dict[str, str]:
-    """The variables of this process an actor must see (CARRIED_PREFIXES, CARRIED_NAMES)."""
-    return {k: v for k, v in os.environ.items() if k.startswith(CARRIED_PREFIXES) or k in CARRIED_NAMES}
+# Re-exported: the CLI, the tests and the worker benchmark import them from here.
+__all__ = ["RayExecutor", "RayExecutorError", "RayNotInstalled", "import_ray", "start_local_ray"]
 
 
 @dataclass(frozen=True)
@@ -139,7 +87,7 @@ class AttemptActor:
         from graph.store import EventStore
         from query.retriever import Retriever
 
-        self._scratch = _apply_environment(config.env, config.config_text)
+        self._scratch = apply_environment(config.env, config.config_text)
         self._stack = ExitStack()
         driver = open_driver(config.neo4j)
         self._stack.callback(driver.close)
@@ -170,22 +118,6 @@ class AttemptActor:
         self._stack.close()
         if self._scratch is not None:
             self._scratch.cleanup()
-
-
-def _apply_environment(env: dict[str, str], config_text: str | None) -> tempfile.TemporaryDirectory[str] | None:
-    """Make this actor process's environment the driver's (the carried variables exactly, and its config
-    file's content, written here: the driver's path may not exist on this node)."""
-    for name in [n for n in os.environ if n.startswith(CARRIED_PREFIXES) or n in CARRIED_NAMES]:
-        del os.environ[name]
-    os.environ.update(env)
-    if config_text is None:
-        os.environ.pop("COLABENCH_CONFIG", None)
-        return None
-    scratch = tempfile.TemporaryDirectory(prefix="colabench-ray-")
-    path = Path(scratch.name) / "colabench.toml"
-    path.write_text(config_text, encoding="utf-8")
-    os.environ["COLABENCH_CONFIG"] = str(path)
-    return scratch
 
 
 @dataclass
@@ -265,27 +197,7 @@ class RayExecutor:
             self._owns_ray = False
 
     def _ensure_ray(self) -> None:
-        ray = self._ray
-        if ray.is_initialized():
-            return
-        if self.address:
-            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-            try:
-                ray.init(
-                    address=self.address,
-                    log_to_driver=False,
-                    logging_level=logging.ERROR,
-                    runtime_env={"working_dir": str(REPO_ROOT), "excludes": SHIPPED_EXCLUDES},
-                )
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                reason = f"{exc}" + (f" ({_last_line(exc.__cause__)})" if exc.__cause__ is not None else "")
-                raise RayExecutorError(
-                    f"could not join the Ray cluster at {self.address}: {reason}; check the address (`ray status` on "
-                    "its head node prints it) and that this machine can reach it"
-                ) from exc
-        else:
-            start_local_ray(self.workers)
-        self._owns_ray = True
+        self._owns_ray = ensure_ray(self.address, self.workers) or self._owns_ray
 
     def _cpu_share(self) -> float:
         """Logical CPUs per actor: one, or an equal share when the cluster has fewer CPUs than actors (the actors
@@ -324,7 +236,7 @@ class RayExecutor:
                 try:
                     ray.get(ref)
                 except ray.exceptions.RayError as exc:
-                    raise RayExecutorError(f"Ray worker {actor.worker} could not start: {_last_line(exc)}") from exc
+                    raise RayExecutorError(f"Ray worker {actor.worker} could not start: {last_line(exc)}") from exc
 
     def _kill_actors(self) -> None:
         for actor in self._actors:
@@ -341,7 +253,7 @@ class RayExecutor:
         self.replaced += 1
         if self.replaced > self.workers:
             raise RayExecutorError(
-                f"Ray workers keep dying ({self.replaced} of {self.workers}); the last: {_last_line(error)}"
+                f"Ray workers keep dying ({self.replaced} of {self.workers}); the last: {last_line(error)}"
             ) from error
         self._actors.remove(dead)
         fresh = self._start_actor(self._setup_ref, self.workers + self.replaced)
@@ -449,9 +361,3 @@ class RayExecutor:
     def _release(self, flight: _Flight) -> None:
         """Release the claim a dead or killed actor left on its attempt (so nobody waits for the expiry)."""
         self.claims.release_for(flight.actor.worker, flight.run_id, flight.item_id, flight.attempt_id)
-
-
-def _last_line(error: BaseException) -> str:
-    """The last non-empty line of an error (Ray's carry the remote traceback before it)."""
-    lines = [line for line in str(error).splitlines() if line.strip()]
-    return lines[-1].strip() if lines else type(error).__name__
