@@ -7,9 +7,11 @@ the endpoint.
 1. Instant endpoint, concurrency 1: per stage, wall time, the time inside LLM calls (openai client + HTTP) and
    the rest (the harness: views, searches, checks, appends), per unit and per accepted item.
 2. An endpoint answering after `--latency-ms` (default 250): the whole pipeline's throughput (accepted items per
-   minute, LLM calls per second) at --concurrency 1, 2, 4, 8.
+   minute, LLM calls per second) at --concurrency 1, 2, 4, 8; with `--ray`, also with the units in that many Ray
+   actors (`synth --executor ray`) on a local Ray instance the benchmark starts (actor start-up included; run it
+   with the Ray environment's python, $(scripts/setup_ray_env.sh)/bin/python).
 
-    python bench/bench_synthesis.py [--profiles 4] [--latency-ms 250] [--levels 1,2,4,8]
+    python bench/bench_synthesis.py [--profiles 4] [--latency-ms 250] [--levels 1,2,4,8] [--ray]
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from agents.prompts.registry import PromptSet  # noqa: E402
 from agents.synthesis.config import STAGES, SynthesisConfig  # noqa: E402
 from agents.synthesis.context import SynthContext  # noqa: E402
 from agents.synthesis.pipeline import run_stages  # noqa: E402
-from bench.neo4j_for_bench import bench_neo4j  # noqa: E402
+from bench.neo4j_for_bench import bench_neo4j_server  # noqa: E402
 from graph.embeddings import load_encoder  # noqa: E402
 from graph.store import EventStore  # noqa: E402
 from ingest.pipeline import load_input, write_events  # noqa: E402
@@ -42,7 +44,7 @@ SAMPLE = REPO / "samples" / "colabench-sample"
 
 
 def synthesize(
-    store: EventStore, fake: FakeOpenAI, dataset: str, profiles: int, concurrency: int
+    store: EventStore, fake: FakeOpenAI, dataset: str, profiles: int, concurrency: int, ray_neo4j: Any = None
 ) -> tuple[list[dict[str, Any]], float]:
     roles = LLMRoles(
         overrides={"synthesis": {"base_url": fake.base_url, "model": "fake", "retry_base_s": 0.0, "concurrency": 64}},
@@ -60,7 +62,13 @@ def synthesize(
             dataset=dataset, profiles=profiles, seed_docs=profiles, topics_per_profile=2, max_user_turns=2
         ),
     )
+    pool = None
     started = time.perf_counter()
+    if ray_neo4j is not None:
+        from agents.synthesis.ray_units import RayUnits
+
+        pool = RayUnits(workers=concurrency, roles=roles, prompts=ctx.prompts, config=ctx.config, neo4j=ray_neo4j)
+        ctx.remote = pool
     try:
         results = []
         for stage in STAGES:
@@ -69,6 +77,8 @@ def synthesize(
             result["wall_s"] = time.perf_counter() - t0
             results.append(result)
     finally:
+        if pool is not None:
+            pool.close()
         roles.close()
     return results, time.perf_counter() - started
 
@@ -83,10 +93,11 @@ def main() -> None:
     parser.add_argument("--profiles", type=int, default=4)
     parser.add_argument("--latency-ms", type=float, default=250.0)
     parser.add_argument("--levels", default="1,2,4,8")
+    parser.add_argument("--ray", action="store_true", help="part 2 also with the units in Ray actors")
     args = parser.parse_args()
     encoder = load_encoder()
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
-    with bench_neo4j() as (driver, _):
+    with bench_neo4j_server() as (settings, driver, _):
         store = EventStore(driver, encoder=encoder)
         store.ensure_schema()
         write_events(store, load_input(SAMPLE))
@@ -113,19 +124,29 @@ def main() -> None:
             f"{1000 * harness_items / max(items, 1):.0f} ms over {items} items"
         )
         print(f"\n2. endpoint answering after {args.latency_ms:.0f} ms, {args.profiles} profiles")
-        print("| concurrency | wall s | accepted items | items per minute | LLM calls per s | speed-up |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| executor | concurrency | wall s | accepted items | items per minute | LLM calls per s | speed-up |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        levels = [int(x) for x in args.levels.split(",")]
+        modes = ["threads"]
+        if args.ray:
+            from graph.ray_runtime import start_local_ray
+
+            start_local_ray(num_cpus=max(levels))
+            modes.append("ray")
         base: float | None = None
-        for level in [int(x) for x in args.levels.split(",")]:
-            with FakeOpenAI(SynthesisPolicy(), latency_s=args.latency_ms / 1000) as fake:
-                results, total = synthesize(store, fake, f"bench-c{level}", args.profiles, level)
-            items = sum(accepted(r) for r in results if r["stage"] in ("items", "augment"))
-            calls = sum(int(r["usage"]["total"]["calls"]) for r in results)
-            base = base or total
-            print(
-                f"| {level} | {total:.1f} | {items} | {60 * items / total:.1f} | {calls / total:.2f} | "
-                f"{base / total:.2f}x |"
-            )
+        for mode in modes:
+            for level in levels:
+                with FakeOpenAI(SynthesisPolicy(), latency_s=args.latency_ms / 1000) as fake:
+                    results, total = synthesize(
+                        store, fake, f"bench-{mode}-c{level}", args.profiles, level, settings if mode == "ray" else None
+                    )
+                items = sum(accepted(r) for r in results if r["stage"] in ("items", "augment"))
+                calls = sum(int(r["usage"]["total"]["calls"]) for r in results)
+                base = base or total
+                print(
+                    f"| {mode} | {level} | {total:.1f} | {items} | {60 * items / total:.1f} | {calls / total:.2f} | "
+                    f"{base / total:.2f}x |"
+                )
         print(f"load average at end: {os.getloadavg()[0]:.1f}")
 
 

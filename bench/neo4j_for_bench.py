@@ -22,13 +22,23 @@ from graph.settings import Neo4jSettings
 def bench_neo4j(heap: str = "2g", pagecache_mib: int = 512, keep: bool = False) -> Iterator[tuple[Driver, int | None]]:
     """(driver, JVM pid or None) on an empty database; `keep`: the COLABENCH_BENCH_NEO4J_URI server is not wiped
     (a benchmark that ingests idempotently then reuses what an earlier run ingested)."""
+    with bench_neo4j_server(heap, pagecache_mib, keep) as (_settings, driver, pid):
+        yield driver, pid
+
+
+@contextmanager
+def bench_neo4j_server(
+    heap: str = "2g", pagecache_mib: int = 512, keep: bool = False
+) -> Iterator[tuple[Neo4jSettings, Driver, int | None]]:
+    """`bench_neo4j` with the server's settings too (for workers that open their own driver)."""
     external = os.environ.get("COLABENCH_BENCH_NEO4J_URI")
     if external:
-        driver = open_driver(Neo4jSettings(uri=external))
+        settings = Neo4jSettings(uri=external)
+        driver = open_driver(settings)
         if not keep:
             wipe(driver)
         try:
-            yield driver, None
+            yield settings, driver, None
         finally:
             driver.close()
         return
@@ -38,7 +48,7 @@ def bench_neo4j(heap: str = "2g", pagecache_mib: int = 512, keep: bool = False) 
     ):
         driver = open_driver(settings)
         try:
-            yield driver, status.pid
+            yield settings, driver, status.pid
         finally:
             driver.close()
 

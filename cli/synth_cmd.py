@@ -48,6 +48,8 @@ def _default_out(dataset: str) -> Path:
 
 
 def _synthesize(stages: list[str], **options: Any) -> None:
+    from contextlib import ExitStack
+
     from pydantic import ValidationError
 
     from agents.llm.roles import LLMRoles
@@ -74,13 +76,22 @@ def _synthesize(stages: list[str], **options: Any) -> None:
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
         raise UsageError(f"invalid synthesis settings: {problems}") from exc
+    executor, ray_address = options["executor"], options["ray_address"]
+    if executor not in ("threads", "ray"):
+        raise UsageError(f"--executor {executor!r}: choose threads (the default) or ray")
+    if ray_address and executor != "ray":
+        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
+    if executor == "ray":
+        from graph.ray_runtime import import_ray
+
+        import_ray()  # RayNotInstalled, saying how to install it, before any work
     prompts = PromptSet.from_config(options["prompt"] or [])
     roles = LLMRoles(overrides={"synthesis": {"temperature": config.temperature}})
     try:
         if not roles.configured("synthesis"):
             err_console.print(NO_LLM)
             return
-        with open_store() as store:
+        with open_store() as store, ExitStack() as stack:
             assert store.encoder is not None
             ctx = SynthContext(
                 store=store,
@@ -90,8 +101,23 @@ def _synthesize(stages: list[str], **options: Any) -> None:
                 config=config,
                 concurrency=options["concurrency"],
             )
+            pool = None
+            if executor == "ray":
+                from agents.synthesis.ray_units import RayUnits
+
+                pool = stack.enter_context(
+                    RayUnits(
+                        workers=options["concurrency"], roles=roles, prompts=prompts, config=config, address=ray_address
+                    )
+                )
+                ctx.remote = pool
+                where = f"the Ray cluster at {ray_address}" if ray_address else "a local Ray instance"
+                console.print(f"units run in {pool.workers} Ray actor(s) on {where}")
             with phase_progress() as progress:
                 results = run_stages(ctx, stages, progress)
+            if pool is not None:
+                shares = ", ".join(str(n) for n in pool.units_per_actor) or "none"
+                console.print(f"Ray actors ran {sum(pool.units_per_actor)} unit(s); per actor: {shares}")
             for result in results:
                 counts = result["counts"]
                 usage = result["usage"]["total"]
@@ -161,7 +187,18 @@ def _stage_command(name: str) -> None:
         augment: int = typer.Option(1, "--augment", min=0, help="augmentations per accepted item"),
         cap: list[str] = typer.Option(None, "--cap", help="ROLE=TOKENS output cap (repeatable)"),
         prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: a prompt file (repeatable)"),
-        concurrency: int = typer.Option(1, "--concurrency", min=1, max=64, help="units in flight"),
+        concurrency: int = typer.Option(
+            1, "--concurrency", min=1, max=64, help="units in flight (with --executor ray: the actors)"
+        ),
+        executor: str = typer.Option(
+            "threads", "--executor", metavar="threads|ray",
+            help="where units run: this process's threads, or Ray actors (an optional extra: COLABENCH_RAY=1 "
+            "./colabench synth ...)",
+        ),
+        ray_address: str = typer.Option(
+            None, "--ray-address", metavar="ADDR",
+            help="with --executor ray: the Ray cluster to join (default: start a local Ray instance)",
+        ),
         out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
         documents: str = typer.Option("referenced", "--documents", help="referenced | kb: documents in the bundle"),
     ) -> None:
@@ -181,6 +218,8 @@ def _stage_command(name: str) -> None:
             cap=cap,
             prompt=prompt,
             concurrency=concurrency,
+            executor=executor,
+            ray_address=ray_address,
             out=out,
             documents=documents,
         )

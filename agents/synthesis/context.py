@@ -30,6 +30,7 @@ class SynthContext:
     prompts: PromptSet
     config: SynthesisConfig
     concurrency: int = 1
+    remote: Any = None  # a RayUnits pool (agents/synthesis/ray_units.py): units run in Ray actors
     _ledgers: dict[tuple[str, str], UsageLedger] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -63,6 +64,20 @@ class SynthContext:
             total.add(usage)
         out["total"] = total.model_dump()
         return out
+
+    def take_usage(self) -> dict[str, dict[str, Any]]:
+        """The usage counted so far, as plain data keyed "stage/role", and a fresh start (a Ray actor hands its
+        usage to the driver after each unit)."""
+        with self._lock:
+            taken, self._ledgers = self._ledgers, {}
+        return {f"{stage}/{role}": ledger.as_dict() for (stage, role), ledger in taken.items()}
+
+    def merge_usage(self, usage: dict[str, dict[str, Any]]) -> None:
+        """Add usage that `take_usage` handed over (from a Ray actor) to this context's ledgers."""
+        with self._lock:
+            for key, data in usage.items():
+                stage, _, role = key.partition("/")
+                self._ledgers.setdefault((stage, role), UsageLedger()).merge(UsageLedger.from_dict(data))
 
     def append(self, events: Sequence[tuple[str, DomainEvent]]) -> int:
         """Append (role, event) pairs in one transaction; returns how many were new."""

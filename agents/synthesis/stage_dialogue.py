@@ -17,7 +17,6 @@ draft); a Simulator reply that stays invalid closes the topic as a rejected draf
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -28,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.prompts.template import render_messages
 from agents.synthesis.context import SynthContext
 from agents.synthesis.roles import View, ask, close_unit, draft_event
-from agents.synthesis.runner import StageReport, run_units
+from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import closed_subjects, kb_doc_ids
 from agents.tools.definitions import tool_definition
 from agents.tools.execution import ToolOutcome, ToolScope, execute_tool, refused_call
@@ -516,20 +515,18 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     if not units:
         report.extra["note"] = f"no topics in dataset {ctx.config.dataset!r}: run the profiles stage first"
     allowed = set(kb_doc_ids(ctx)) if ctx.config.kb_sources else None
-    backend = KbBackend(ctx.retriever, ctx.corpus, allowed)
     by_profile: dict[str, list[TopicUnit]] = {}
     for unit in todo:
         by_profile.setdefault(unit.profile_id, []).append(unit)
-    lock = threading.Lock()
-
-    def one_profile(pid: str) -> str:
-        # a profile's sessions in ordinal order, one after another (each sees the clock of its ordinal)
-        for unit in sorted(by_profile[pid], key=lambda u: u.ordinal):
-            outcome = synthesize_session(ctx, backend, unit)
-            with lock:
-                report.count(outcome)
-        return "done"
-
-    for _ in run_units(list(by_profile), one_profile, ctx, "stage II: dialogue (profiles)", progress):
-        pass
+    work: UnitWork[list[TopicUnit], list[str]] = UnitWork(dialogue_profile, (allowed,))
+    for outcomes in run_units(list(by_profile.values()), work, ctx, "stage II: dialogue (profiles)", progress):
+        for outcome in outcomes:
+            report.count(outcome)
     return report
+
+
+def dialogue_profile(ctx: SynthContext, units: list[TopicUnit], allowed: set[str] | None) -> list[str]:
+    """A profile's sessions in ordinal order, one after another (each sees the clock of its ordinal); the
+    outcome of each."""
+    backend = KbBackend(ctx.retriever, ctx.corpus, allowed)
+    return [synthesize_session(ctx, backend, unit) for unit in sorted(units, key=lambda u: u.ordinal)]

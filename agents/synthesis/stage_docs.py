@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
 from agents.synthesis.roles import View, ask, close_unit, draft_event
-from agents.synthesis.runner import StageReport, run_units
+from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents, kb_doc_ids, linked_from
 from graph.events import DocumentsLinked, DomainEvent
 
@@ -185,6 +185,6 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     closed = closed_subjects(ctx, STAGE)
     todo = [s for s in seeds if s not in closed]
     report = StageReport(STAGE, planned=len(seeds), skipped=len(seeds) - len(todo))
-    for outcome in run_units(todo, lambda s: link_one(ctx, s), ctx, "stage 0: document links", progress):
+    for outcome in run_units(todo, UnitWork(link_one), ctx, "stage 0: document links", progress):
         report.count(outcome)
     return report

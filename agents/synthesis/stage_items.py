@@ -29,7 +29,7 @@ from agents.synthesis.items_plan import (
     search_candidates,
 )
 from agents.synthesis.roles import View, ask, close_unit, draft_event
-from agents.synthesis.runner import StageReport, run_units
+from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents
 from graph.events import DomainEvent
 
@@ -201,6 +201,6 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     closed = closed_subjects(ctx, STAGE)
     todo = [u for u in units if str(u["topic_id"]) not in closed]
     report = StageReport(STAGE, planned=len(units), skipped=len(units) - len(todo))
-    for outcome in run_units(todo, lambda u: build_item(ctx, u), ctx, "stage III: items", progress):
+    for outcome in run_units(todo, UnitWork(build_item), ctx, "stage III: items", progress):
         report.count(outcome)
     return report

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
 from agents.synthesis.roles import View, ask, draft_event
-from agents.synthesis.runner import StageReport, run_units
+from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.stage_docs import DocBrief, brief
 from agents.synthesis.state import closed_subjects, documents, kb_doc_ids
 from graph.events import DomainEvent, FactRecorded, ProfileCreated, TopicPlanned
@@ -294,6 +294,6 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     slots = list(range(ctx.config.profiles))
     todo = [s for s in slots if f"profile:{s}" not in closed]
     report = StageReport(STAGE, planned=len(slots), skipped=len(slots) - len(todo))
-    for outcome in run_units(todo, lambda s: plan_profile(ctx, s, kb, existing), ctx, "stage I: profiles", progress):
+    for outcome in run_units(todo, UnitWork(plan_profile, (kb, existing)), ctx, "stage I: profiles", progress):
         report.count(outcome)
     return report
