@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors, open_store, progress_bar
+from cli.ray_options import check_executor, ray_address_option
 from ingest.pipeline import FORMATS, load_input, write_events
 
 SAMPLE_BUNDLE = Path(__file__).resolve().parents[1] / "samples" / "colabench-sample"
@@ -38,24 +39,12 @@ def ingest(
     workers: int = typer.Option(
         2, "--workers", min=1, max=256, help="with --executor ray: the embedding actors"
     ),
-    ray_address: str = typer.Option(
-        None, "--ray-address", metavar="ADDR",
-        help="with --executor ray: the Ray cluster to join (default: start a local Ray instance)",
-    ),
+    ray_address: str = ray_address_option(),
 ) -> None:
     """Validate an input completely, then append it to the event log (resumable: rerun after a crash)."""
     from contextlib import ExitStack
 
-    from graph.errors import UsageError
-
-    if executor not in ("local", "ray"):
-        raise UsageError(f"--executor {executor!r}: choose local (the default) or ray")
-    if ray_address and executor != "ray":
-        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
-    if executor == "ray":
-        from graph.ray_runtime import import_ray
-
-        import_ray()  # RayNotInstalled, saying how to install it, before any work
+    check_executor(executor, ray_address, "local")
     source = resolve_dataset_path(path)
     with console.status(f"reading and validating {source} ..."):
         import time

@@ -11,6 +11,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.ray_options import check_executor, ray_address_option
 from graph.errors import UsageError
 
 
@@ -112,10 +113,7 @@ def run(
         help="where attempts run: this process's threads, or Ray actors (each claims its attempts; an optional "
         "extra: COLABENCH_RAY=1 ./colabench ...); --concurrency is the number of actors",
     ),
-    ray_address: str = typer.Option(
-        None, "--ray-address", metavar="ADDR",
-        help="with --executor ray: the Ray cluster to join (default: start a local Ray instance)",
-    ),
+    ray_address: str = ray_address_option(),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
@@ -130,14 +128,7 @@ def run(
 
     if fresh and resume:
         raise UsageError("--fresh starts a new batch and --resume continues one: give only one of them")
-    if executor not in ("threads", "ray"):
-        raise UsageError(f"--executor {executor!r}: choose threads (the default) or ray")
-    if ray_address and executor != "ray":
-        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
-    if executor == "ray":
-        from agents.runs.ray_executor import import_ray
-
-        import_ray()  # RayNotInstalled, saying how to install it, before any work
+    check_executor(executor, ray_address, "threads")
     specs = parse_methods(methods)
     judge_kinds = _parse_judges(judges)
     from agents.agreement.panel import parse_judge_models

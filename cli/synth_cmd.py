@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store
+from cli.ray_options import check_executor, ray_address_option
 from graph.errors import UsageError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False)
@@ -77,14 +78,7 @@ def _synthesize(stages: list[str], **options: Any) -> None:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
         raise UsageError(f"invalid synthesis settings: {problems}") from exc
     executor, ray_address = options["executor"], options["ray_address"]
-    if executor not in ("threads", "ray"):
-        raise UsageError(f"--executor {executor!r}: choose threads (the default) or ray")
-    if ray_address and executor != "ray":
-        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
-    if executor == "ray":
-        from graph.ray_runtime import import_ray
-
-        import_ray()  # RayNotInstalled, saying how to install it, before any work
+    check_executor(executor, ray_address, "threads")
     prompts = PromptSet.from_config(options["prompt"] or [])
     roles = LLMRoles(overrides={"synthesis": {"temperature": config.temperature}})
     try:
@@ -195,10 +189,7 @@ def _stage_command(name: str) -> None:
             help="where units run: this process's threads, or Ray actors (an optional extra: COLABENCH_RAY=1 "
             "./colabench synth ...)",
         ),
-        ray_address: str = typer.Option(
-            None, "--ray-address", metavar="ADDR",
-            help="with --executor ray: the Ray cluster to join (default: start a local Ray instance)",
-        ),
+        ray_address: str = ray_address_option(),
         out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
         documents: str = typer.Option("referenced", "--documents", help="referenced | kb: documents in the bundle"),
     ) -> None:

@@ -7,8 +7,10 @@ asks for it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -133,3 +135,48 @@ def last_line(error: BaseException) -> str:
     """The last non-empty line of an error (Ray's carry the remote traceback before it)."""
     lines = [line for line in str(error).splitlines() if line.strip()]
     return lines[-1].strip() if lines else type(error).__name__
+
+
+class RayPool:
+    """What every pool of Ray actors shares: Ray started or joined on first use (`_ensure_ray`), an equal share
+    of the cluster's CPUs per actor (`cpu_share`), and on close the actors killed and a Ray this pool started shut
+    down. Use it as a context manager. Subclasses keep their actors and list the handles (`_actor_handles`)."""
+
+    def __init__(self, workers: int, address: str | None) -> None:
+        self._ray = import_ray()
+        self.workers = max(1, workers)
+        self.address = address
+        self._owns_ray = False
+
+    def __enter__(self) -> RayPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the actors and leave Ray (the local instance this pool started stops with it)."""
+        self._kill_actors()
+        if self._owns_ray:
+            self._ray.shutdown()
+            self._owns_ray = False
+
+    def _ensure_ray(self) -> None:
+        self._owns_ray = ensure_ray(self.address, self.workers) or self._owns_ray
+
+    def cpu_share(self) -> float:
+        """Logical CPUs per actor: one, or an equal share when the cluster has fewer CPUs than actors."""
+        total = float(self._ray.cluster_resources().get("CPU", 1.0))
+        return max(0.0001, math.floor(min(1.0, total / self.workers) * 10_000) / 10_000)
+
+    def _actor_handles(self) -> list[Any]:
+        return []
+
+    def _forget_actors(self) -> None:
+        """Drop the pool's actors (after `_kill_actors` killed them)."""
+
+    def _kill_actors(self) -> None:
+        for handle in self._actor_handles():
+            with contextlib.suppress(Exception):  # an actor that is already gone needs no kill
+                self._ray.kill(handle, no_restart=True)
+        self._forget_actors()

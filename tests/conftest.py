@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from neo4j import Driver
@@ -116,3 +117,27 @@ def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
     monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("COLABENCH_LLM_CACHE_NAMESPACE", raising=False)
+
+
+def ray_module() -> Any:
+    """The `ray` module for the Ray tests: `make test` runs the suite in the environment of
+    scripts/setup_ray_env.sh and sets COLABENCH_TESTS_NEED_RAY=1, so a missing Ray fails there; elsewhere the
+    Ray tests skip."""
+    if os.environ.get("COLABENCH_TESTS_NEED_RAY") == "1":
+        import ray
+
+        return ray
+    return pytest.importorskip("ray", reason="Ray is an optional extra: run the suite with scripts/setup_ray_env.sh")
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    """One local Ray instance for the module (starting one takes 10-30 s on 2 busy cores)."""
+    ray = ray_module()
+    from graph.ray_runtime import start_local_ray
+
+    start_local_ray(num_cpus=2)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()

@@ -8,10 +8,8 @@ COLABENCH_TESTS_NEED_RAY=1, so a missing Ray fails there instead of skipping."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,26 +23,6 @@ from graph.embeddings.cached import CachedEncoder
 from graph.fingerprint import compute_fingerprint
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
-
-
-def _ray() -> Any:
-    if os.environ.get("COLABENCH_TESTS_NEED_RAY") == "1":
-        import ray
-
-        return ray
-    return pytest.importorskip("ray", reason="Ray is an optional extra: run the suite with scripts/setup_ray_env.sh")
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[Any]:
-    ray = _ray()
-    from graph.ray_runtime import start_local_ray
-
-    start_local_ray(num_cpus=2)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
 
 
 def _kb(tmp_path: Path, n: int) -> tuple[Path, list[str]]:

@@ -40,27 +40,6 @@ METHODS = "HYBRID,MEMKB_RAW_TURNS"  # MemKB on raw turns: the actors read the S(
 JUDGES = ("accuracy", "error_analysis")
 
 
-def _ray() -> Any:
-    if os.environ.get("COLABENCH_TESTS_NEED_RAY") == "1":
-        import ray
-
-        return ray
-    return pytest.importorskip("ray", reason="Ray is an optional extra: run the suite with scripts/setup_ray_env.sh")
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[Any]:
-    """One local Ray instance for the module (starting one takes 10-30 s on 2 busy cores)."""
-    ray = _ray()
-    from agents.runs.ray_executor import start_local_ray
-
-    start_local_ray(num_cpus=2)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 @pytest.fixture(scope="module")
 def retriever(mini_store: EventStore) -> Iterator[Any]:
     from query.retriever import Retriever

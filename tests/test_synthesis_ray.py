@@ -8,8 +8,6 @@ COLABENCH_TESTS_NEED_RAY=1, so a missing Ray fails there instead of skipping."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,26 +21,6 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
 STAGES = ["docs", "profiles", "dialogue", "items", "augment"]
 SETTINGS = {"profiles": 2, "seed_docs": 2, "topics_per_profile": 2, "max_user_turns": 2}
-
-
-def _ray() -> Any:
-    if os.environ.get("COLABENCH_TESTS_NEED_RAY") == "1":
-        import ray
-
-        return ray
-    return pytest.importorskip("ray", reason="Ray is an optional extra: run the suite with scripts/setup_ray_env.sh")
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[Any]:
-    ray = _ray()
-    from graph.ray_runtime import start_local_ray
-
-    start_local_ray(num_cpus=2)
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
 
 
 def _synthesize(store: Any, root: Path, dataset: str, pool_settings: Any | None) -> dict[str, Any]:

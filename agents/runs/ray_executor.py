@@ -17,7 +17,6 @@ ray`).
 
 from __future__ import annotations
 
-import math
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -37,9 +36,9 @@ from graph.config_file import config_path
 from graph.ray_runtime import (
     RayExecutorError,
     RayNotInstalled,
+    RayPool,
     apply_environment,
     carried_environment,
-    ensure_ray,
     import_ray,
     last_line,
     start_local_ray,
@@ -136,7 +135,7 @@ class _Flight:
     attempt_id: str
 
 
-class RayExecutor:
+class RayExecutor(RayPool):
     """Runs a batch's attempts in `workers` Ray actors (see the module docstring). Use it as a context manager:
     on exit it leaves Ray (shutting the local instance down when it started one). Ray is started or joined on
     first use: a Ray already initialised in this process is used as it is; else `address` (a cluster: the
@@ -155,11 +154,9 @@ class RayExecutor:
         neo4j: Neo4jSettings | None = None,
         address: str | None = None,
     ) -> None:
-        self._ray = import_ray()
+        super().__init__(workers, address)
         self._actor_class = self._ray.remote(AttemptActor)
-        self.workers = max(1, workers)
         self.claims = claims
-        self.address = address
         path = config_path()
         env = carried_environment()
         env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
@@ -173,7 +170,6 @@ class RayExecutor:
             config_text=path.read_text(encoding="utf-8") if path is not None else None,
             ttl_s=claims.ttl_s,
         )
-        self._owns_ray = False
         self._config_ref: Any = None
         self._setup_ref: Any = None
         self._actors: list[_Actor] = []
@@ -186,29 +182,10 @@ class RayExecutor:
     def __enter__(self) -> RayExecutor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop the actors and leave Ray (the local instance this executor started stops with it)."""
-        self._kill_actors()
-        if self._owns_ray:
-            self._ray.shutdown()
-            self._owns_ray = False
-
-    def _ensure_ray(self) -> None:
-        self._owns_ray = ensure_ray(self.address, self.workers) or self._owns_ray
-
-    def _cpu_share(self) -> float:
-        """Logical CPUs per actor: one, or an equal share when the cluster has fewer CPUs than actors (the actors
-        wait on the endpoint most of the time, like the thread pool's threads)."""
-        total = float(self._ray.cluster_resources().get("CPU", 1.0))
-        return max(0.0001, math.floor(min(1.0, total / self.workers) * 10_000) / 10_000)
-
     def _start_actor(self, setup_ref: Any, number: int) -> _Actor:
         worker = f"{self.claims.worker}/ray{number}"
         remote = self._actor_class.options(
-            num_cpus=self._cpu_share(),
+            num_cpus=self.cpu_share(),  # the actors wait on the endpoint most of the time, like threads
             max_concurrency=2,  # one attempt at a time (this process hands out one), plus `interrupt`
             max_restarts=0,
             max_task_retries=0,
@@ -238,12 +215,10 @@ class RayExecutor:
                 except ray.exceptions.RayError as exc:
                     raise RayExecutorError(f"Ray worker {actor.worker} could not start: {last_line(exc)}") from exc
 
-    def _kill_actors(self) -> None:
-        for actor in self._actors:
-            try:
-                self._ray.kill(actor.handle, no_restart=True)
-            except Exception:  # already gone
-                continue
+    def _actor_handles(self) -> list[Any]:
+        return [actor.handle for actor in self._actors]
+
+    def _forget_actors(self) -> None:
         self._actors = []
         self._setup = None
 

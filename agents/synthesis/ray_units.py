@@ -12,7 +12,6 @@ the same command resumes. Ctrl-C stops handing out units, kills the actors and l
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,14 +24,7 @@ from agents.synthesis.config import SynthesisConfig
 from agents.synthesis.context import SynthContext
 from agents.synthesis.runner import Progress, UnitWork
 from graph.config_file import config_path
-from graph.ray_runtime import (
-    RayExecutorError,
-    apply_environment,
-    carried_environment,
-    ensure_ray,
-    import_ray,
-    last_line,
-)
+from graph.ray_runtime import RayExecutorError, RayPool, apply_environment, carried_environment, last_line
 from graph.settings import Neo4jSettings
 
 U = TypeVar("U")
@@ -94,7 +86,7 @@ class SynthActor:
             self._scratch.cleanup()
 
 
-class RayUnits:
+class RayUnits(RayPool):
     """A pool of `workers` SynthActors (see the module docstring); `run` is what `run_units` calls when a
     SynthContext's `remote` is set. Use it as a context manager: on exit the actors stop and a local Ray
     instance this pool started is shut down."""
@@ -113,9 +105,7 @@ class RayUnits:
     ) -> None:
         from agents.runs.ray_executor import role_overrides
 
-        self._ray = import_ray()
-        self.workers = max(1, workers)
-        self.address = address
+        super().__init__(workers, address)
         path = config_path()
         env = carried_environment()
         env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
@@ -129,37 +119,25 @@ class RayUnits:
             env=env,
             config_text=path.read_text(encoding="utf-8") if path is not None else None,
         )
-        self._owns_ray = False
         self._actors: list[Any] = []
         self.units_per_actor: list[int] = []  # units each actor ran (for the summary and tests)
 
     def __enter__(self) -> RayUnits:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _actor_handles(self) -> list[Any]:
+        return list(self._actors)
 
-    def close(self) -> None:
-        self._kill_actors()
-        if self._owns_ray:
-            self._ray.shutdown()
-            self._owns_ray = False
-
-    def _kill_actors(self) -> None:
-        for actor in self._actors:
-            with contextlib.suppress(Exception):  # an actor that is already gone needs no kill
-                self._ray.kill(actor, no_restart=True)
+    def _forget_actors(self) -> None:
         self._actors = []
 
     def _ensure_actors(self) -> None:
         if self._actors:
             return
         ray = self._ray
-        self._owns_ray = ensure_ray(self.address, self.workers) or self._owns_ray
-        total = float(ray.cluster_resources().get("CPU", 1.0))
-        share = max(0.0001, min(1.0, total / self.workers))
+        self._ensure_ray()
         actor_class = ray.remote(SynthActor).options(
-            num_cpus=share, max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD"
+            num_cpus=self.cpu_share(), max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD"
         )
         config_ref = ray.put(self.config)
         self._actors = [actor_class.remote(config_ref) for _ in range(self.workers)]

@@ -10,7 +10,6 @@ RayExecutorError naming it; nothing is written for that batch of events, and the
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,14 +19,7 @@ from graph.config_file import config_path
 from graph.embeddings.encoder import Vectors, check_vectors, empty_vectors
 from graph.embeddings.loader import make_encoder
 from graph.embeddings.onnx_encoder import OnnxEncoder
-from graph.ray_runtime import (
-    RayExecutorError,
-    apply_environment,
-    carried_environment,
-    ensure_ray,
-    import_ray,
-    last_line,
-)
+from graph.ray_runtime import RayExecutorError, RayPool, apply_environment, carried_environment, last_line
 
 DEFAULT_SHARD = 256  # texts per actor call: large enough for the ONNX batches, small enough to spread a batch
 
@@ -49,7 +41,7 @@ class EmbedActor:
         return self.encoder.encode(texts)
 
 
-class RayEncoder:
+class RayEncoder(RayPool):
     """The encoder `name` run by `workers` Ray actors (see the module docstring). Ray is started or joined on
     the first encode: a Ray already initialised in this process is used as it is; else `address` or, without
     one, a local instance with `workers` logical CPUs. Use it as a context manager (or call `close`)."""
@@ -57,14 +49,11 @@ class RayEncoder:
     def __init__(
         self, name: str | None = None, *, workers: int = 2, address: str | None = None, shard_size: int | None = None
     ) -> None:
-        self._ray = import_ray()
+        super().__init__(workers, address)
         self.name = name
         self.local = make_encoder(name)  # identity only: nothing is loaded until an encode
-        self.workers = max(1, workers)
-        self.address = address
         self.shard_size = max(1, shard_size or DEFAULT_SHARD)
         self._actors: list[Any] = []
-        self._owns_ray = False
         self.texts_per_actor: list[int] = []  # texts each actor embedded (for progress and tests)
 
     @property
@@ -78,28 +67,20 @@ class RayEncoder:
     def __enter__(self) -> RayEncoder:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _actor_handles(self) -> list[Any]:
+        return list(self._actors)
 
-    def close(self) -> None:
-        ray = self._ray
-        for actor in self._actors:
-            with contextlib.suppress(Exception):  # an actor that is already gone needs no kill
-                ray.kill(actor, no_restart=True)
+    def _forget_actors(self) -> None:
         self._actors = []
-        if self._owns_ray:
-            ray.shutdown()
-            self._owns_ray = False
 
     def _ensure_actors(self) -> None:
         if self._actors:
             return
         ray = self._ray
-        self._owns_ray = ensure_ray(self.address, self.workers) or self._owns_ray
+        self._ensure_ray()
         path = config_path()
         config_text = path.read_text(encoding="utf-8") if path is not None else None
-        total = float(ray.cluster_resources().get("CPU", 1.0))
-        share = max(0.0001, min(1.0, total / self.workers))
+        share = self.cpu_share()
         actor_class = ray.remote(EmbedActor).options(
             num_cpus=share, max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD"
         )
