@@ -140,13 +140,14 @@ def last_line(error: BaseException) -> str:
 class RayPool:
     """What every pool of Ray actors shares: Ray started or joined on first use (`_ensure_ray`), an equal share
     of the cluster's CPUs per actor (`cpu_share`), and on close the actors killed and a Ray this pool started shut
-    down. Use it as a context manager. Subclasses keep their actors and list the handles (`_actor_handles`)."""
+    down. Use it as a context manager. Subclasses start their actors into `_actors`."""
 
     def __init__(self, workers: int, address: str | None) -> None:
         self._ray = import_ray()
         self.workers = max(1, workers)
         self.address = address
         self._owns_ray = False
+        self._actors: list[Any] = []  # actor handles (a subclass may keep other records: `_actor_handles`)
 
     def __enter__(self) -> RayPool:
         return self
@@ -170,10 +171,11 @@ class RayPool:
         return max(0.0001, math.floor(min(1.0, total / self.workers) * 10_000) / 10_000)
 
     def _actor_handles(self) -> list[Any]:
-        return []
+        return list(self._actors)
 
     def _forget_actors(self) -> None:
         """Drop the pool's actors (after `_kill_actors` killed them)."""
+        self._actors = []
 
     def _kill_actors(self) -> None:
         for handle in self._actor_handles():

@@ -63,6 +63,21 @@ class ActorConfig:
     ttl_s: float
 
 
+def carried_llm_settings(roles: LLMRoles) -> dict[str, Any]:
+    """What an LLM-using actor takes from the driver: every role's settings (keys resolved), the response cache,
+    the carried environment (with the cache namespace) and the text of the config file this process read."""
+    path = config_path()
+    env = carried_environment()
+    env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
+    return {
+        "roles": role_overrides(roles),
+        "cache_path": roles.cache_path,
+        "cache_mode": roles.cache_mode,
+        "env": env,
+        "config_text": path.read_text(encoding="utf-8") if path is not None else None,
+    }
+
+
 def role_overrides(roles: LLMRoles) -> dict[str, dict[str, Any]]:
     """Every role's settings as init arguments; the API key resolved here, where its variable is set."""
     out: dict[str, dict[str, Any]] = {}
@@ -157,18 +172,8 @@ class RayExecutor(RayPool):
         super().__init__(workers, address)
         self._actor_class = self._ray.remote(AttemptActor)
         self.claims = claims
-        path = config_path()
-        env = carried_environment()
-        env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
         self.config = ActorConfig(
-            neo4j=neo4j or Neo4jSettings(),
-            roles=role_overrides(roles),
-            cache_path=roles.cache_path,
-            cache_mode=roles.cache_mode,
-            prompts=prompts,
-            env=env,
-            config_text=path.read_text(encoding="utf-8") if path is not None else None,
-            ttl_s=claims.ttl_s,
+            neo4j=neo4j or Neo4jSettings(), prompts=prompts, ttl_s=claims.ttl_s, **carried_llm_settings(roles)
         )
         self._config_ref: Any = None
         self._setup_ref: Any = None

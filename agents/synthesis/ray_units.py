@@ -23,8 +23,7 @@ from agents.prompts.registry import PromptSet
 from agents.synthesis.config import SynthesisConfig
 from agents.synthesis.context import SynthContext
 from agents.synthesis.runner import Progress, UnitWork
-from graph.config_file import config_path
-from graph.ray_runtime import RayExecutorError, RayPool, apply_environment, carried_environment, last_line
+from graph.ray_runtime import RayExecutorError, RayPool, apply_environment, last_line
 from graph.settings import Neo4jSettings
 
 U = TypeVar("U")
@@ -103,33 +102,16 @@ class RayUnits(RayPool):
         neo4j: Neo4jSettings | None = None,
         address: str | None = None,
     ) -> None:
-        from agents.runs.ray_executor import role_overrides
+        from agents.runs.ray_executor import carried_llm_settings
 
         super().__init__(workers, address)
-        path = config_path()
-        env = carried_environment()
-        env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
         self.config = SynthActorConfig(
-            neo4j=neo4j or Neo4jSettings(),
-            roles=role_overrides(roles),
-            cache_path=roles.cache_path,
-            cache_mode=roles.cache_mode,
-            prompts=prompts,
-            config=config,
-            env=env,
-            config_text=path.read_text(encoding="utf-8") if path is not None else None,
+            neo4j=neo4j or Neo4jSettings(), prompts=prompts, config=config, **carried_llm_settings(roles)
         )
-        self._actors: list[Any] = []
         self.units_per_actor: list[int] = []  # units each actor ran (for the summary and tests)
 
     def __enter__(self) -> RayUnits:
         return self
-
-    def _actor_handles(self) -> list[Any]:
-        return list(self._actors)
-
-    def _forget_actors(self) -> None:
-        self._actors = []
 
     def _ensure_actors(self) -> None:
         if self._actors:

@@ -11,7 +11,6 @@ RayExecutorError naming it; nothing is written for that batch of events, and the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -53,7 +52,6 @@ class RayEncoder(RayPool):
         self.name = name
         self.local = make_encoder(name)  # identity only: nothing is loaded until an encode
         self.shard_size = max(1, shard_size or DEFAULT_SHARD)
-        self._actors: list[Any] = []
         self.texts_per_actor: list[int] = []  # texts each actor embedded (for progress and tests)
 
     @property
@@ -66,12 +64,6 @@ class RayEncoder(RayPool):
 
     def __enter__(self) -> RayEncoder:
         return self
-
-    def _actor_handles(self) -> list[Any]:
-        return list(self._actors)
-
-    def _forget_actors(self) -> None:
-        self._actors = []
 
     def _ensure_actors(self) -> None:
         if self._actors:
