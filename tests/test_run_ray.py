@@ -10,7 +10,6 @@ COLABENCH_TESTS_NEED_RAY=1, so a missing Ray fails there instead of skipping."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -32,6 +31,7 @@ from agents.runs.runner import BatchReport, execute_batch
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy
+from tests.test_agents_cli import cli_env
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
@@ -193,20 +193,12 @@ def test_ray_executor_gives_the_thread_pools_verdicts_and_metrics_answering_each
 
 
 def _env(tmp_path: Path, fake: FakeOpenAI) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COLABENCH_LLM_")}
-    config = tmp_path / "empty.toml"
-    config.write_text("")
-    env.update(
-        PYTHONPATH=str(REPO),
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        COLABENCH_CONFIG=str(config),
-        COLABENCH_DATA_DIR=str(tmp_path / "data"),
+    return cli_env(
+        tmp_path,
         COLABENCH_LLM_BASE_URL=fake.base_url,
         COLABENCH_LLM_MODEL="fake-model",
         COLABENCH_LLM_CACHE_MODE="off",
     )
-    return env
 
 
 def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_waiting_for_claims(

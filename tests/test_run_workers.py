@@ -28,6 +28,7 @@ from graph.events import AttemptStarted, NewEvent
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy
+from tests.test_agents_cli import cli_env
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
@@ -149,20 +150,12 @@ def test_a_claim_is_exclusive_until_released_or_expired(mini_store: EventStore, 
 
 
 def _env(tmp_path: Path, fake: FakeOpenAI) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COLABENCH_LLM_")}
-    config = tmp_path / "empty.toml"
-    config.write_text("")
-    env.update(
-        PYTHONPATH=str(REPO),
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        COLABENCH_CONFIG=str(config),
-        COLABENCH_DATA_DIR=str(tmp_path / "data"),
+    return cli_env(
+        tmp_path,
         COLABENCH_LLM_BASE_URL=fake.base_url,
         COLABENCH_LLM_MODEL="fake-model",
         COLABENCH_LLM_CACHE_MODE="off",  # an attempt answered twice would reach the endpoint twice
     )
-    return env
 
 
 def _worker(env: dict[str, str], methods: str, name: str, ttl: float) -> subprocess.Popen[str]:
