@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from neo4j import ManagedTransaction, Transaction
+from neo4j import ManagedTransaction
 from neo4j.exceptions import ClientError
 
 from graph.cypher_files import load_cypher
@@ -286,15 +286,6 @@ def apply_projection(tx: ManagedTransaction, statements: Sequence[PlannedStateme
         missing = Counter(statement.expected) - Counter(applied)
         if missing:
             raise ProjectionError(_explain_missing(event_type, statement.events, set(missing)))
-
-
-def prepare_plans(tx: ManagedTransaction | Transaction, event_types: Iterable[str]) -> None:
-    """Run each type's projection statement with no rows (every list parameter empty), which writes nothing
-    and takes no lock, so that Neo4j plans it now: a replay prepares the types new in its next page while the
-    current page is applied (after a rebuild drops the graph, every statement is planned again)."""
-    for event_type in event_types:
-        extra = _EXTRA_PARAMS[event_type]([]) if event_type in _EXTRA_PARAMS else {}
-        tx.run(load_cypher(f"projection/{event_type}"), {"rows": [], **extra}).consume()
 
 
 def project_events(tx: ManagedTransaction, events: Sequence[ProjectableEvent], encoder: VectorEncoder | None) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from neo4j import ManagedTransaction
 
 from graph.cypher_files import load_cypher, load_statements
-from graph.projection import PlannedStatement, apply_projection, plan_projection, prepare_plans
+from graph.projection import PlannedStatement, apply_projection, plan_projection
 from graph.store import EventStore
 
 
@@ -50,15 +50,9 @@ def replay(
 
     def read_pages() -> None:
         try:
-            planned_types: set[str] = set()
             for page in store.read_for_replay(page_size=page_size):
                 store.warm((e.type, e.payload) for e in page)
-                statements = plan_projection(page, store.encoder)
-                new_types = {statement.event_type for statement in statements} - planned_types
-                if planned_types and new_types:  # the first page is waited for: its statements plan as they run
-                    _prepare_plans(store, new_types)
-                planned_types |= new_types
-                pages.put((len(page), statements))
+                pages.put((len(page), plan_projection(page, store.encoder)))
             pages.put(None)
         except BaseException as exc:  # handed to the projecting thread, which re-raises it
             pages.put(exc)
@@ -93,12 +87,3 @@ def _apply_page(store: EventStore, statements: list[PlannedStatement]) -> None:
 
     with store.driver.session(database=store.database) as session:
         session.execute_write(work)
-
-
-def _prepare_plans(store: EventStore, event_types: set[str]) -> None:
-    with store.driver.session(database=store.database) as session:
-        tx = session.begin_transaction()
-        try:
-            prepare_plans(tx, sorted(event_types))
-        finally:
-            tx.rollback()

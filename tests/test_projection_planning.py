@@ -1,5 +1,5 @@
-"""Projection planned outside the transaction (graph/projection.py) and the replay pipeline built on it: plans
-prepared ahead write nothing, pages are read whole across record chunks, grouped statements keep each row's own
+"""Projection planned outside the transaction (graph/projection.py) and the replay pipeline built on it: pages
+are read whole across record chunks, grouped statements keep each row's own
 references, and list parameters pack as lists while formatting as their length."""
 
 from __future__ import annotations
@@ -8,22 +8,12 @@ import pytest
 
 from bench.bench_event_store import conversation_log
 from graph.events import FactRecorded, NewEvent, ProfileCreated
-from graph.fingerprint import compute_fingerprint
-from graph.projection import ProjectionError, prepare_plans, projected_types
+from graph.projection import ProjectionError
 from graph.quiet_params import QuietList
 from graph.store import EventStore
-from tests.event_samples import all_type_events
 from tests.graph_counts import count
 
 pytestmark = pytest.mark.neo4j
-
-
-def test_preparing_plans_for_every_event_type_writes_nothing(store: EventStore) -> None:
-    store.append(all_type_events())
-    before = compute_fingerprint(store.driver)
-    with store.driver.session() as session:
-        session.execute_write(lambda tx: prepare_plans(tx, projected_types()))
-    assert compute_fingerprint(store.driver).digest == before.digest
 
 
 def test_replay_pages_hold_every_event_once_in_seq_order_across_record_chunks(store: EventStore) -> None:
