@@ -69,7 +69,7 @@ def main() -> None:
     batches = [int(b) for b in args.batch.split(",")]
     with bench_neo4j() as (driver, pid):
         store = EventStore(driver)
-        print(f"{'log':<13}{'batch':>7}{'append ev/s':>13}{'replay ev/s':>17}{'verify ev/s':>13}{'fingerprint s':>15}")
+        print(f"{'log':<13}{'batch':>7}{'append ev/s':>13}{'replay ev/s':>28}{'verify ev/s':>13}{'fingerprint s':>15}")
         for name, build in (("facts", facts_log), ("conversation", conversation_log)):
             events = build(args.events)
             for batch in batches:
@@ -93,7 +93,7 @@ def main() -> None:
                 verify_rate = report.checked / (time.perf_counter() - started)
                 assert report.ok
                 print(
-                    f"{name:<13}{batch:>7}{append_rate:>13,.0f}{' / '.join(f'{r:,.0f}' for r in replay_rates):>17}"
+                    f"{name:<13}{batch:>7}{append_rate:>13,.0f}{' / '.join(f'{r:,.0f}' for r in replay_rates):>28}"
                     f"{verify_rate:>13,.0f}"
                     f"{fingerprint_s:>15.2f}"
                 )
