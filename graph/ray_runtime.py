@@ -170,6 +170,17 @@ class RayPool:
         total = float(self._ray.cluster_resources().get("CPU", 1.0))
         return max(0.0001, math.floor(min(1.0, total / self.workers) * 10_000) / 10_000)
 
+    def actor_class(self, cls: type, **options: Any) -> Any:
+        """`cls` as a Ray actor class with this pool's defaults: an equal CPU share, spread over the nodes, never
+        restarted or retried by Ray (the pool decides what a dead actor means); `options` add or override."""
+        defaults: dict[str, Any] = {
+            "num_cpus": self.cpu_share(),
+            "max_restarts": 0,
+            "max_task_retries": 0,
+            "scheduling_strategy": "SPREAD",
+        }
+        return self._ray.remote(cls).options(**{**defaults, **options})
+
     def _actor_handles(self) -> list[Any]:
         return list(self._actors)
 

@@ -170,7 +170,6 @@ class RayExecutor(RayPool):
         address: str | None = None,
     ) -> None:
         super().__init__(workers, address)
-        self._actor_class = self._ray.remote(AttemptActor)
         self.claims = claims
         self.config = ActorConfig(
             neo4j=neo4j or Neo4jSettings(), prompts=prompts, ttl_s=claims.ttl_s, **carried_llm_settings(roles)
@@ -189,13 +188,9 @@ class RayExecutor(RayPool):
 
     def _start_actor(self, setup_ref: Any, number: int) -> _Actor:
         worker = f"{self.claims.worker}/ray{number}"
-        remote = self._actor_class.options(
-            num_cpus=self.cpu_share(),  # the actors wait on the endpoint most of the time, like threads
-            max_concurrency=2,  # one attempt at a time (this process hands out one), plus `interrupt`
-            max_restarts=0,
-            max_task_retries=0,
-            scheduling_strategy="SPREAD",
-        )
+        # An equal CPU share (the actors wait on the endpoint most of the time, like threads); one attempt at a
+        # time (this process hands out one), plus `interrupt`.
+        remote = self.actor_class(AttemptActor, max_concurrency=2)
         self.started += 1
         return _Actor(remote.remote(self._config_ref, setup_ref, worker), worker)
 

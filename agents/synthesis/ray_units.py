@@ -118,9 +118,7 @@ class RayUnits(RayPool):
             return
         ray = self._ray
         self._ensure_ray()
-        actor_class = ray.remote(SynthActor).options(
-            num_cpus=self.cpu_share(), max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD"
-        )
+        actor_class = self.actor_class(SynthActor)
         config_ref = ray.put(self.config)
         self._actors = [actor_class.remote(config_ref) for _ in range(self.workers)]
         self.units_per_actor = [0] * self.workers

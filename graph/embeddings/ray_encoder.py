@@ -73,9 +73,7 @@ class RayEncoder(RayPool):
         path = config_path()
         config_text = path.read_text(encoding="utf-8") if path is not None else None
         share = self.cpu_share()
-        actor_class = ray.remote(EmbedActor).options(
-            num_cpus=share, max_restarts=0, max_task_retries=0, scheduling_strategy="SPREAD"
-        )
+        actor_class = self.actor_class(EmbedActor, num_cpus=share)
         env = carried_environment()
         threads = max(1, int(share))
         self._actors = [actor_class.remote(self.name, env, config_text, threads) for _ in range(self.workers)]
