@@ -44,6 +44,8 @@ def ingest(
     """Validate an input completely, then append it to the event log (resumable: rerun after a crash)."""
     from contextlib import ExitStack
 
+    from graph.embeddings.cached import CachedEncoder
+
     check_executor(executor, ray_address, "local")
     source = resolve_dataset_path(path)
     with console.status(f"reading and validating {source} ..."):
@@ -56,13 +58,12 @@ def ingest(
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
     with open_store(warn_incomplete=False) as store, ExitStack() as stack, progress_bar() as bar:
-        if executor == "ray" and store.encoder is not None:
-            from graph.embeddings.cache import EmbeddingCache
-            from graph.embeddings.cached import CachedEncoder
+        if executor == "ray" and isinstance(store.encoder, CachedEncoder):
             from graph.embeddings.ray_encoder import RayEncoder
 
+            # The same embedding cache (its open file), with the cache misses sent to the actors.
             ray_encoder = stack.enter_context(RayEncoder(workers=workers, address=ray_address))
-            store.encoder = CachedEncoder(ray_encoder, EmbeddingCache())
+            store.encoder = CachedEncoder(ray_encoder, store.encoder.cache)
             console.print(
                 f"embedding on Ray: {workers} actor(s) "
                 + (f"on the cluster at {ray_address}" if ray_address else "on a local Ray instance")
@@ -74,7 +75,7 @@ def ingest(
             bar.update(task, completed=done, total=total)
 
         report = write_events(store, result, batch_size=batch_size, progress=on_progress)
-        if executor == "ray" and store.encoder is not None:
+        if executor == "ray" and isinstance(store.encoder, CachedEncoder):
             shares = ray_encoder.texts_per_actor
             console.print(
                 f"Ray actors embedded {sum(shares):,} text(s)"

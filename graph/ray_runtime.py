@@ -14,7 +14,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from graph.errors import ColabenchError
 from graph.paths import REPO_ROOT
@@ -149,7 +149,7 @@ class RayPool:
         self._owns_ray = False
         self._actors: list[Any] = []  # actor handles (a subclass may keep other records: `_actor_handles`)
 
-    def __enter__(self) -> RayPool:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -180,6 +180,17 @@ class RayPool:
             "scheduling_strategy": "SPREAD",
         }
         return self._ray.remote(cls).options(**{**defaults, **options})
+
+    def start_actors(self, cls: type, args: tuple[Any, ...], *, probe: str, what: str, **options: Any) -> list[Any]:
+        """Start `workers` actors of `cls(*args)` into `_actors` (Ray ready: `_ensure_ray` first) and wait until
+        each answers `probe`; their answers, in order. RayExecutorError naming `what` when one cannot start."""
+        actor_class = self.actor_class(cls, **options)
+        self._actors = [actor_class.remote(*args) for _ in range(self.workers)]
+        try:
+            return list(self._ray.get([getattr(actor, probe).remote() for actor in self._actors]))
+        except self._ray.exceptions.RayError as exc:
+            self._kill_actors()
+            raise RayExecutorError(f"a Ray {what} worker could not start: {last_line(exc)}") from exc
 
     def _actor_handles(self) -> list[Any]:
         return list(self._actors)

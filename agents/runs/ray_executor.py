@@ -22,23 +22,19 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from agents.llm.accounting import UsageLedger
 from agents.llm.roles import LLMRoles
-from agents.llm.settings import CacheMode
 from agents.prompts.registry import PromptSet
+from agents.ray_actor_settings import ActorSettings
 from agents.runs.attempt_worker import AttemptResult, AttemptSetup, AttemptWorker
 from agents.runs.claims import Claims
 from agents.runs.runner import BatchInterrupted
-from graph.config_file import config_path
 from graph.ray_runtime import (
     RayExecutorError,
     RayNotInstalled,
     RayPool,
-    apply_environment,
-    carried_environment,
     import_ray,
     last_line,
     start_local_ray,
@@ -51,42 +47,11 @@ __all__ = ["RayExecutor", "RayExecutorError", "RayNotInstalled", "import_ray", "
 
 @dataclass(frozen=True)
 class ActorConfig:
-    """Everything an actor needs to open its own connections, as this process resolved it (picklable)."""
+    """Everything an attempt actor needs, as this process resolved it (picklable)."""
 
-    neo4j: Neo4jSettings
-    roles: dict[str, dict[str, Any]]  # per LLM role: every setting, the key resolved
-    cache_path: Path
-    cache_mode: CacheMode
+    settings: ActorSettings
     prompts: PromptSet
-    env: dict[str, str]
-    config_text: str | None  # the colabench.toml this process read (None: none)
     ttl_s: float
-
-
-def carried_llm_settings(roles: LLMRoles) -> dict[str, Any]:
-    """What an LLM-using actor takes from the driver: every role's settings (keys resolved), the response cache,
-    the carried environment (with the cache namespace) and the text of the config file this process read."""
-    path = config_path()
-    env = carried_environment()
-    env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
-    return {
-        "roles": role_overrides(roles),
-        "cache_path": roles.cache_path,
-        "cache_mode": roles.cache_mode,
-        "env": env,
-        "config_text": path.read_text(encoding="utf-8") if path is not None else None,
-    }
-
-
-def role_overrides(roles: LLMRoles) -> dict[str, dict[str, Any]]:
-    """Every role's settings as init arguments; the API key resolved here, where its variable is set."""
-    out: dict[str, dict[str, Any]] = {}
-    for role, settings in roles.settings.items():
-        values = settings.model_dump(exclude={"role"})
-        if settings.configured:
-            values["api_key"] = settings.resolved_api_key()
-        out[role] = values
-    return out
 
 
 class AttemptActor:
@@ -96,20 +61,9 @@ class AttemptActor:
 
     def __init__(self, config: ActorConfig, setup: AttemptSetup, worker_id: str) -> None:
         from agents.memory.rankers import sdk_rankers
-        from graph.connection import open_driver
-        from graph.embeddings import load_encoder
-        from graph.store import EventStore
-        from query.retriever import Retriever
 
-        self._scratch = apply_environment(config.env, config.config_text)
         self._stack = ExitStack()
-        driver = open_driver(config.neo4j)
-        self._stack.callback(driver.close)
-        encoder = load_encoder()
-        store = EventStore(driver, config.neo4j.database, encoder)
-        retriever = Retriever(driver, encoder, config.neo4j.database)
-        self.roles = LLMRoles(overrides=config.roles, cache_path=config.cache_path, cache_mode=config.cache_mode)
-        self._stack.callback(self.roles.close)
+        store, retriever, self.roles = config.settings.open(self._stack)
         self.claims = Claims(store, worker=worker_id, ttl_s=config.ttl_s)
         self._stack.enter_context(self.claims)
         self._stack.enter_context(sdk_rankers(store, {r.method.memory_system for r in setup.plan.runs}))
@@ -130,8 +84,6 @@ class AttemptActor:
 
     def close(self) -> None:
         self._stack.close()
-        if self._scratch is not None:
-            self._scratch.cleanup()
 
 
 @dataclass
@@ -171,9 +123,7 @@ class RayExecutor(RayPool):
     ) -> None:
         super().__init__(workers, address)
         self.claims = claims
-        self.config = ActorConfig(
-            neo4j=neo4j or Neo4jSettings(), prompts=prompts, ttl_s=claims.ttl_s, **carried_llm_settings(roles)
-        )
+        self.config = ActorConfig(ActorSettings.from_driver(roles, neo4j), prompts, claims.ttl_s)
         self._config_ref: Any = None
         self._setup_ref: Any = None
         self._actors: list[_Actor] = []
@@ -182,9 +132,6 @@ class RayExecutor(RayPool):
         self.started = 0  # actors started, over every batch
 
     # --- Ray and the actors ----------------------------------------------------------------------------------
-
-    def __enter__(self) -> RayExecutor:
-        return self
 
     def _start_actor(self, setup_ref: Any, number: int) -> _Actor:
         worker = f"{self.claims.worker}/ray{number}"

@@ -13,17 +13,17 @@ the same command resumes. Ctrl-C stops handing out units, kills the actors and l
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 from agents.llm.roles import LLMRoles
-from agents.llm.settings import CacheMode
 from agents.prompts.registry import PromptSet
+from agents.ray_actor_settings import ActorSettings
 from agents.synthesis.config import SynthesisConfig
 from agents.synthesis.context import SynthContext
 from agents.synthesis.runner import Progress, UnitWork
-from graph.ray_runtime import RayExecutorError, RayPool, apply_environment, last_line
+from graph.ray_runtime import RayExecutorError, RayPool, last_line
 from graph.settings import Neo4jSettings
 
 U = TypeVar("U")
@@ -34,37 +34,18 @@ T = TypeVar("T")
 class SynthActorConfig:
     """What an actor needs to build its SynthContext, as the driver resolved it (picklable)."""
 
-    neo4j: Neo4jSettings
-    roles: dict[str, dict[str, Any]]  # per LLM role: every setting, the key resolved
-    cache_path: Path
-    cache_mode: CacheMode
+    settings: ActorSettings
     prompts: PromptSet
     config: SynthesisConfig
-    env: dict[str, str]
-    config_text: str | None
 
 
 class SynthActor:
     """One Ray actor: a SynthContext of its own; runs one unit at a time."""
 
     def __init__(self, cfg: SynthActorConfig) -> None:
-        from graph.connection import open_driver
-        from graph.embeddings import load_encoder
-        from graph.store import EventStore
-        from query.retriever import Retriever
-
-        self._scratch = apply_environment(cfg.env, cfg.config_text)
-        self._driver = open_driver(cfg.neo4j)
-        encoder = load_encoder()
-        store = EventStore(self._driver, cfg.neo4j.database, encoder)
-        self._roles = LLMRoles(overrides=cfg.roles, cache_path=cfg.cache_path, cache_mode=cfg.cache_mode)
-        self.ctx = SynthContext(
-            store=store,
-            retriever=Retriever(self._driver, encoder, cfg.neo4j.database),
-            roles=self._roles,
-            prompts=cfg.prompts,
-            config=cfg.config,
-        )
+        self._stack = ExitStack()
+        store, retriever, roles = cfg.settings.open(self._stack)
+        self.ctx = SynthContext(store=store, retriever=retriever, roles=roles, prompts=cfg.prompts, config=cfg.config)
 
     def ready(self) -> bool:
         return True
@@ -78,11 +59,7 @@ class SynthActor:
             raise
 
     def close(self) -> None:
-        self.ctx.retriever.close()
-        self._roles.close()
-        self._driver.close()
-        if self._scratch is not None:
-            self._scratch.cleanup()
+        self._stack.close()
 
 
 class RayUnits(RayPool):
@@ -102,31 +79,16 @@ class RayUnits(RayPool):
         neo4j: Neo4jSettings | None = None,
         address: str | None = None,
     ) -> None:
-        from agents.runs.ray_executor import carried_llm_settings
-
         super().__init__(workers, address)
-        self.config = SynthActorConfig(
-            neo4j=neo4j or Neo4jSettings(), prompts=prompts, config=config, **carried_llm_settings(roles)
-        )
+        self.config = SynthActorConfig(ActorSettings.from_driver(roles, neo4j), prompts, config)
         self.units_per_actor: list[int] = []  # units each actor ran (for the summary and tests)
-
-    def __enter__(self) -> RayUnits:
-        return self
 
     def _ensure_actors(self) -> None:
         if self._actors:
             return
-        ray = self._ray
         self._ensure_ray()
-        actor_class = self.actor_class(SynthActor)
-        config_ref = ray.put(self.config)
-        self._actors = [actor_class.remote(config_ref) for _ in range(self.workers)]
+        self.start_actors(SynthActor, (self._ray.put(self.config),), probe="ready", what="synthesis")
         self.units_per_actor = [0] * self.workers
-        try:
-            ray.get([a.ready.remote() for a in self._actors])
-        except ray.exceptions.RayError as exc:
-            self._kill_actors()
-            raise RayExecutorError(f"a Ray synthesis worker could not start: {last_line(exc)}") from exc
 
     def run(
         self, units: Sequence[U], work: UnitWork[U, T], ctx: SynthContext, phase: str, progress: Progress | None

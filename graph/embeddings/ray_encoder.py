@@ -62,27 +62,16 @@ class RayEncoder(RayPool):
     def dim(self) -> int:
         return self.local.dim
 
-    def __enter__(self) -> RayEncoder:
-        return self
-
     def _ensure_actors(self) -> None:
         if self._actors:
             return
-        ray = self._ray
         self._ensure_ray()
         path = config_path()
         config_text = path.read_text(encoding="utf-8") if path is not None else None
         share = self.cpu_share()
-        actor_class = self.actor_class(EmbedActor, num_cpus=share)
-        env = carried_environment()
-        threads = max(1, int(share))
-        self._actors = [actor_class.remote(self.name, env, config_text, threads) for _ in range(self.workers)]
+        args = (self.name, carried_environment(), config_text, max(1, int(share)))
+        identities = self.start_actors(EmbedActor, args, probe="identity", what="embedding", num_cpus=share)
         self.texts_per_actor = [0] * self.workers
-        try:
-            identities = ray.get([a.identity.remote() for a in self._actors])
-        except ray.exceptions.RayError as exc:
-            self.close()
-            raise RayExecutorError(f"a Ray embedding worker could not start: {last_line(exc)}") from exc
         for encoder_id, dim in identities:
             if (encoder_id, dim) != (self.encoder_id, self.dim):
                 self.close()
