@@ -98,6 +98,16 @@ def mini_store(driver: Driver, encoder):  # type: ignore[no-untyped-def]
     return _load_bundle(driver, encoder, MINI_BUNDLE)
 
 
+@pytest.fixture(scope="module")
+def mini_retriever(mini_store: Any) -> Iterator[Any]:
+    """A Retriever over `mini_store` (once per test module)."""
+    from query.retriever import Retriever
+
+    r = Retriever(mini_store.driver, mini_store.encoder)
+    yield r
+    r.close()
+
+
 @pytest.fixture()
 def store(empty_db: Driver, encoder):  # type: ignore[no-untyped-def]
     """An EventStore with the encoder over an emptied database that has the schema."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +36,9 @@ QUESTIONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def retriever(mini_store: EventStore) -> Iterator[Any]:
-    from query.retriever import Retriever
-
-    r = Retriever(mini_store.driver, mini_store.encoder)  # type: ignore[arg-type]
-    yield r
-    r.close()
-
-
 def run_batch(
     store: EventStore,
-    retriever: Any,
+    mini_retriever: Any,
     fake: FakeOpenAI,
     methods: str,
     cache_path: Path,
@@ -77,7 +67,7 @@ def run_batch(
         encoder_id=store.encoder.encoder_id,
     )
     try:
-        return plan, execute_batch(store, retriever, plan, roles, prompts, concurrency=concurrency)
+        return plan, execute_batch(store, mini_retriever, plan, roles, prompts, concurrency=concurrency)
     finally:
         roles.close()
 
@@ -142,11 +132,13 @@ def scripted(body: dict[str, Any]) -> Reply:
 
 
 @pytest.fixture(scope="module")
-def scripted_run(mini_store: EventStore, retriever: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def scripted_run(
+    mini_store: EventStore, mini_retriever: Any, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
     with FakeOpenAI(scripted) as fake:
         plan, report = run_batch(
             mini_store,
-            retriever,
+            mini_retriever,
             fake,
             "RAW_TURNS",
             tmp_path_factory.mktemp("cache") / "c.sqlite",
@@ -157,17 +149,17 @@ def scripted_run(mini_store: EventStore, retriever: Any, tmp_path_factory: pytes
     return {"plan": plan, "report": report, "run_id": plan.runs[0].run_id, "requests": requests}
 
 
-def test_scripted_run_premises_hold(retriever: Any) -> None:
+def test_scripted_run_premises_hold(mini_retriever: Any) -> None:
     """The hand computation below assumes these retrieval facts about the mini knowledge base."""
-    top = retriever.search("HYBRID", "tattoo aftercare swimming", profile_id="mini-p-sam", k=1)
+    top = mini_retriever.search("HYBRID", "tattoo aftercare swimming", profile_id="mini-p-sam", k=1)
     assert [d.doc_id for d in top.documents] != ["mini-flu-vaccine"]
     for query, gold in (
         ("giving blood after a tattoo", "mini-blood-donation"),
         ("seasonal flu vaccine", "mini-flu-vaccine"),
     ):
-        wide = retriever.search("HYBRID", query, profile_id="mini-p-sam", k=20)
+        wide = mini_retriever.search("HYBRID", query, profile_id="mini-p-sam", k=20)
         assert gold in {d.doc_id for d in wide.documents}
-    wide = retriever.search("HYBRID", "allergy skin prick test", profile_id="mini-p-sam", k=20)
+    wide = mini_retriever.search("HYBRID", "allergy skin prick test", profile_id="mini-p-sam", k=20)
     assert "mini-allergy-testing" in {d.doc_id for d in wide.documents}
 
 
@@ -308,10 +300,10 @@ def test_funnel_shows_where_the_evidence_chain_broke(mini_store: EventStore, scr
 
 
 def test_agent_stops_after_four_tool_rounds_and_answers_without_tools(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     with FakeOpenAI(AutoPolicy(greedy=True)) as fake:
-        plan, _ = run_batch(mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite", judges=(), items=1)
+        plan, _ = run_batch(mini_store, mini_retriever, fake, "HYBRID", tmp_path / "c.sqlite", judges=(), items=1)
         answerer = [b for b in fake.requests if schema_title(b) is None]
     assert [bool(b.get("tools")) for b in answerer] == [True, True, True, True, False]
     assert "used all 4 rounds" in answerer[-1]["messages"][-1]["content"]
@@ -327,15 +319,15 @@ def test_agent_stops_after_four_tool_rounds_and_answers_without_tools(
 
 
 def test_cached_rerun_is_identical_with_zero_endpoint_calls(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     cache = tmp_path / "cache.sqlite"
     with FakeOpenAI(AutoPolicy()) as fake:
         judges = ("accuracy", "quality", "error_analysis")
         methods = "MEMKB_RAW_TURNS,HYBRID"
-        first_plan, _ = run_batch(mini_store, retriever, fake, methods, cache, judges=judges, items=2)
+        first_plan, _ = run_batch(mini_store, mini_retriever, fake, methods, cache, judges=judges, items=2)
         calls = fake.request_count
-        second_plan, second = run_batch(mini_store, retriever, fake, methods, cache, judges=judges, items=2)
+        second_plan, second = run_batch(mini_store, mini_retriever, fake, methods, cache, judges=judges, items=2)
         assert fake.request_count == calls
     assert calls > 0 and second.usage["total"]["endpoint_requests"] == 0
     assert second.usage["total"]["cache_hits"] == second.usage["total"]["calls"] > 0
@@ -367,12 +359,14 @@ def test_cached_rerun_is_identical_with_zero_endpoint_calls(
     assert answers[0] == answers[1]
 
 
-def test_faults_during_a_run_are_retried_and_counted(mini_store: EventStore, retriever: Any, tmp_path: Path) -> None:
+def test_faults_during_a_run_are_retried_and_counted(
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
+) -> None:
     with FakeOpenAI(AutoPolicy()) as fake:
         fake.inject(Fault.rate_limit(0), Fault.server_error(), Fault.malformed_body(), Fault.timeout(1.2))
         plan, report = run_batch(
             mini_store,
-            retriever,
+            mini_retriever,
             fake,
             "HYBRID",
             tmp_path / "c.sqlite",
@@ -388,7 +382,7 @@ def test_faults_during_a_run_are_retried_and_counted(mini_store: EventStore, ret
 
 
 def test_dead_endpoint_leaves_error_attempts_that_a_rerun_answers(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     healthy = AutoPolicy()
     broken = {"on": True}
@@ -400,13 +394,15 @@ def test_dead_endpoint_leaves_error_attempts_that_a_rerun_answers(
 
     cache = tmp_path / "c.sqlite"
     with FakeOpenAI(flaky) as fake:
-        plan, report = run_batch(mini_store, retriever, fake, "HYBRID", cache, fresh=False, items=2, max_retries=1)
+        plan, report = run_batch(mini_store, mini_retriever, fake, "HYBRID", cache, fresh=False, items=2, max_retries=1)
         assert report.runs[0].status == "incomplete"
         assert report.runs[0].counts["errors"] == 2
         run_id = plan.runs[0].run_id
         assert count(mini_store, "MATCH (a:Attempt {run_id: $r, status: 'error'}) RETURN count(a)", r=run_id) == 2
         broken["on"] = False
-        plan2, report2 = run_batch(mini_store, retriever, fake, "HYBRID", cache, fresh=False, items=2, max_retries=1)
+        plan2, report2 = run_batch(
+            mini_store, mini_retriever, fake, "HYBRID", cache, fresh=False, items=2, max_retries=1
+        )
     assert plan2.runs[0].run_id == run_id  # same command, same run: resumed
     assert report2.runs[0].status == "finished" and report2.runs[0].counts["answered"] == 2
     assert count(mini_store, "MATCH (a:Attempt {run_id: $r}) WHERE a.error IS NULL RETURN count(a)", r=run_id) == 2
@@ -438,7 +434,9 @@ def test_dead_endpoint_leaves_error_attempts_that_a_rerun_answers(
     )
 
 
-def test_state_summary_cites_only_turns_of_the_profile(mini_store: EventStore, retriever: Any, tmp_path: Path) -> None:
+def test_state_summary_cites_only_turns_of_the_profile(
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
+) -> None:
     policy = AutoPolicy()
     asked = {"n": 0}
 
@@ -461,7 +459,9 @@ def test_state_summary_cites_only_turns_of_the_profile(mini_store: EventStore, r
         return policy(body)
 
     with FakeOpenAI(sloppy_states) as fake:
-        plan, _ = run_batch(mini_store, retriever, fake, "MEMKB_RAW_TURNS", tmp_path / "c.sqlite", judges=(), items=1)
+        plan, _ = run_batch(
+            mini_store, mini_retriever, fake, "MEMKB_RAW_TURNS", tmp_path / "c.sqlite", judges=(), items=1
+        )
         repairs = [b for b in fake.requests if "no-such-turn" in json.dumps(b)]
     assert repairs and "not turn ids of this history" in repairs[0]["messages"][-1]["content"]
     with mini_store.driver.session() as session:
@@ -487,11 +487,11 @@ def test_state_summary_cites_only_turns_of_the_profile(mini_store: EventStore, r
 
 
 def test_report_holds_metrics_and_an_evidence_trace_per_item(
-    mini_store: EventStore, retriever: Any, scripted_run: dict[str, Any], tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, scripted_run: dict[str, Any], tmp_path: Path
 ) -> None:
     with FakeOpenAI(AutoPolicy()) as fake:
         plan, _ = run_batch(
-            mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite", judges=("accuracy", "error_analysis")
+            mini_store, mini_retriever, fake, "HYBRID", tmp_path / "c.sqlite", judges=("accuracy", "error_analysis")
         )
     run_ids = [scripted_run["run_id"], plan.runs[0].run_id]
     data = build_report_data(mini_store.driver, "neo4j", run_ids, resamples=500)
@@ -528,7 +528,7 @@ def test_run_events_replay_to_the_same_projection(mini_store: EventStore) -> Non
 
 
 def test_a_fresh_batch_resumes_by_its_id_and_another_configuration_is_refused(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     broken = {"on": True}
     healthy = AutoPolicy()
@@ -540,7 +540,7 @@ def test_a_fresh_batch_resumes_by_its_id_and_another_configuration_is_refused(
 
     with FakeOpenAI(flaky) as fake:
         plan, report = run_batch(
-            mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite", fresh=True, items=1, max_retries=0
+            mini_store, mini_retriever, fake, "HYBRID", tmp_path / "c.sqlite", fresh=True, items=1, max_retries=0
         )
         assert report.runs[0].status == "incomplete"
         broken["on"] = False
@@ -560,7 +560,7 @@ def test_a_fresh_batch_resumes_by_its_id_and_another_configuration_is_refused(
                 encoder_id=mini_store.encoder.encoder_id,
             )
             assert again.batch_id == plan.batch_id and again.runs[0].run_id == plan.runs[0].run_id
-            resumed = execute_batch(mini_store, retriever, again, roles, PromptSet(), concurrency=1)
+            resumed = execute_batch(mini_store, mini_retriever, again, roles, PromptSet(), concurrency=1)
             assert resumed.runs[0].status == "finished"
             with pytest.raises(ValueError, match="another configuration"):
                 plan_batch(

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,17 +73,8 @@ def statuses(store: EventStore, run_id: str) -> dict[str, tuple[str, str]]:
         return {r["item"]: (r["status"], r["e"] or "") for r in found}
 
 
-@pytest.fixture(scope="module")
-def retriever(mini_store: EventStore) -> Iterator[Any]:
-    from query.retriever import Retriever
-
-    r = Retriever(mini_store.driver, mini_store.encoder)  # type: ignore[arg-type]
-    yield r
-    r.close()
-
-
 def test_failed_memory_build_of_one_profile_stays_visible_per_profile_for_each_llm_built_system(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     with FakeOpenAI(refusing_ravis_memory()) as fake:
         base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 30.0}
@@ -96,7 +86,7 @@ def test_failed_memory_build_of_one_profile_stays_visible_per_profile_for_each_l
             roles, prompts, encoder_id=mini_store.encoder.encoder_id,
         )  # fmt: skip
         try:
-            report = execute_batch(mini_store, retriever, plan, roles, prompts, concurrency=2)
+            report = execute_batch(mini_store, mini_retriever, plan, roles, prompts, concurrency=2)
         finally:
             roles.close()
     assert report.failed and report.errors_by_role == {"memory": 3}

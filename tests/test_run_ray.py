@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +37,6 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 REPO = Path(__file__).resolve().parent.parent
 METHODS = "HYBRID,MEMKB_RAW_TURNS"  # MemKB on raw turns: the actors read the S(H) the driver wrote
 JUDGES = ("accuracy", "error_analysis")
-
-
-@pytest.fixture(scope="module")
-def retriever(mini_store: EventStore) -> Iterator[Any]:
-    from query.retriever import Retriever
-
-    r = Retriever(mini_store.driver, mini_store.encoder)  # type: ignore[arg-type]
-    yield r
-    r.close()
 
 
 def _roles(fake: FakeOpenAI) -> LLMRoles:
@@ -111,13 +101,13 @@ def _usage(store: EventStore, batch_id: str) -> dict[str, dict[str, int]]:
 
 
 @pytest.fixture(scope="module")
-def thread_pool_batch(mini_store: EventStore, retriever: Any) -> str:
+def thread_pool_batch(mini_store: EventStore, mini_retriever: Any) -> str:
     """The reference: the thread pool (no claims) on a fresh batch."""
     with FakeOpenAI(AutoPolicy()) as fake:
         roles = _roles(fake)
         try:
             plan = _plan(mini_store, roles)
-            report = execute_batch(mini_store, retriever, plan, roles, PromptSet(), concurrency=2)
+            report = execute_batch(mini_store, mini_retriever, plan, roles, PromptSet(), concurrency=2)
         finally:
             roles.close()
     assert all(r.status == "finished" for r in report.runs)
@@ -134,7 +124,7 @@ def _claimed_by(store: EventStore, worker_suffix: str) -> bool:
 
 
 def test_ray_executor_gives_the_thread_pools_verdicts_and_metrics_answering_each_attempt_once_an_actor_killed(
-    local_ray: Any, mini_store: EventStore, retriever: Any, thread_pool_batch: str, neo4j_settings: Any
+    local_ray: Any, mini_store: EventStore, mini_retriever: Any, thread_pool_batch: str, neo4j_settings: Any
 ) -> None:
     """Two actors on the local instance; the first is killed (ray.kill) while it holds an attempt's claim: its
     claim is released, a third actor takes the attempt, and the batch still equals the thread pool's."""
@@ -162,7 +152,14 @@ def test_ray_executor_gives_the_thread_pools_verdicts_and_metrics_answering_each
             killer.start()
             with executor:
                 report: BatchReport = execute_batch(
-                    mini_store, retriever, plan, roles, PromptSet(), concurrency=2, claims=claims, executor=executor
+                    mini_store,
+                    mini_retriever,
+                    plan,
+                    roles,
+                    PromptSet(),
+                    concurrency=2,
+                    claims=claims,
+                    executor=executor,
                 )
         finally:
             killer.join(timeout=5)
@@ -202,7 +199,7 @@ def _env(tmp_path: Path, fake: FakeOpenAI) -> dict[str, str]:
 
 
 def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_waiting_for_claims(
-    local_ray: Any, mini_store: EventStore, retriever: Any, neo4j_settings: Any, tmp_path: Path
+    local_ray: Any, mini_store: EventStore, mini_retriever: Any, neo4j_settings: Any, tmp_path: Path
 ) -> None:
     """`run --executor ray --ray-address` (a second driver joining the module's instance, the project's code
     shipped with the job) gets SIGINT after its first answer while the endpoint sits on a request: exit 130
@@ -255,8 +252,7 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
         assert half == []
         held = _rows(
             mini_store,
-            "MATCH (c:AttemptClaim)-[:CLAIMS_IN]->(r:Run {batch_id: $b}) WHERE c.state <> 'released' "
-            "RETURN c.id AS id",
+            "MATCH (c:AttemptClaim)-[:CLAIMS_IN]->(r:Run {batch_id: $b}) WHERE c.state <> 'released' RETURN c.id AS id",
             b=batch,
         )
         assert held == [], "a claim of the interrupted run was left to expire"
@@ -275,7 +271,7 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
             started = time.monotonic()
             with RayExecutor(workers=2, claims=claims, roles=roles, prompts=PromptSet(), neo4j=neo4j_settings) as ex:
                 report = execute_batch(
-                    mini_store, retriever, plan, roles, PromptSet(), concurrency=2, claims=claims, executor=ex
+                    mini_store, mini_retriever, plan, roles, PromptSet(), concurrency=2, claims=claims, executor=ex
                 )
             resumed_in = time.monotonic() - started
         finally:

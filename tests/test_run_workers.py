@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,15 +34,6 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def retriever(mini_store: EventStore) -> Iterator[Any]:
-    from query.retriever import Retriever
-
-    r = Retriever(mini_store.driver, mini_store.encoder)  # type: ignore[arg-type]
-    yield r
-    r.close()
-
-
 def _roles(fake: FakeOpenAI) -> LLMRoles:
     base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 10.0}
     # no cache: an attempt answered twice would have to reach the endpoint again
@@ -62,10 +52,12 @@ def _plan(store: EventStore, roles: LLMRoles, methods: str, *, fresh: bool) -> B
     )
 
 
-def _run(store: EventStore, retriever: Any, fake: FakeOpenAI, plan: BatchPlan, claims: Claims | None) -> BatchReport:
+def _run(
+    store: EventStore, mini_retriever: Any, fake: FakeOpenAI, plan: BatchPlan, claims: Claims | None
+) -> BatchReport:
     roles = _roles(fake)
     try:
-        return execute_batch(store, retriever, plan, roles, PromptSet(), concurrency=1, claims=claims)
+        return execute_batch(store, mini_retriever, plan, roles, PromptSet(), concurrency=1, claims=claims)
     finally:
         roles.close()
 
@@ -105,13 +97,13 @@ METHODS = "HYBRID"
 
 
 @pytest.fixture(scope="module")
-def single(mini_store: EventStore, retriever: Any) -> tuple[BatchPlan, dict[tuple[str, str], tuple[str, str]]]:
+def single(mini_store: EventStore, mini_retriever: Any) -> tuple[BatchPlan, dict[tuple[str, str], tuple[str, str]]]:
     """One worker (no claims) on a fresh batch: the reference the workers' metrics must equal."""
     with FakeOpenAI(AutoPolicy()) as fake:
         roles = _roles(fake)
         plan = _plan(mini_store, roles, METHODS, fresh=True)
         roles.close()
-        report = _run(mini_store, retriever, fake, plan, None)
+        report = _run(mini_store, mini_retriever, fake, plan, None)
     assert all(r.status == "finished" for r in report.runs)
     return plan, _verdicts(mini_store, plan.batch_id)
 

@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,18 +39,9 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def retriever(mini_store: EventStore) -> Iterator[Any]:
-    from query.retriever import Retriever
-
-    r = Retriever(mini_store.driver, mini_store.encoder)  # type: ignore[arg-type]
-    yield r
-    r.close()
-
-
 def run_batch(
     store: EventStore,
-    retriever: Any,
+    mini_retriever: Any,
     fake: FakeOpenAI,
     methods: str,
     cache_path: Path,
@@ -73,7 +63,9 @@ def run_batch(
         encoder_id=store.encoder.encoder_id,
     )
     try:
-        return plan, execute_batch(store, retriever, plan, roles, prompts, concurrency=2, retry_failed=retry_failed)
+        return plan, execute_batch(
+            store, mini_retriever, plan, roles, prompts, concurrency=2, retry_failed=retry_failed
+        )
     finally:
         roles.close()
 
@@ -97,7 +89,7 @@ def attempts(store: EventStore, run_id: str) -> dict[str, dict[str, Any]]:
 
 
 def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_failed_answers_them(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     policy = AutoPolicy()
     broken = {"on": True}
@@ -111,7 +103,7 @@ def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_
     cache = tmp_path / "c.sqlite"
     methods = "MEMKB_RAW_TURNS,HYBRID,RAW_TURNS"
     with FakeOpenAI(ravi_states_invalid) as fake:
-        plan, report = run_batch(mini_store, retriever, fake, methods, cache)
+        plan, report = run_batch(mini_store, mini_retriever, fake, methods, cache)
         repairs = [
             b["messages"][-1]["content"]
             for b in fake.requests
@@ -162,7 +154,7 @@ def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_
         # The invalid replies were not cached: once the model behaves, retry_failed reaches the endpoint again.
         broken["on"] = False
         asked_before = len(fake.requests)
-        _, report2 = run_batch(mini_store, retriever, fake, methods, cache, retry_failed=True)
+        _, report2 = run_batch(mini_store, mini_retriever, fake, methods, cache, retry_failed=True)
         state_requests = [b for b in fake.requests[asked_before:] if schema_title(b) == "StateSummaryOut"]
     assert state_requests, "the invalid state summary came from the cache"
     assert [a["status"] for a in attempts(mini_store, by_method["MEMKB_RAW_TURNS"]).values()] == ["answered"] * 4
@@ -174,7 +166,7 @@ def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_
 
 
 def test_length_cut_tool_call_text_and_cut_json_answers_are_flagged_and_unused_tools_warned(
-    mini_store: EventStore, retriever: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLABENCH_LLM_CACHE_NAMESPACE", "no-tool-template")
 
@@ -186,7 +178,7 @@ def test_length_cut_tool_call_text_and_cut_json_answers_are_flagged_and_unused_t
         return Reply.text('{"name": "kb_search", "arguments": {"query": "flu"}}')
 
     with FakeOpenAI(no_tools) as fake:
-        plan, report = run_batch(mini_store, retriever, fake, "HYBRID", tmp_path / "c.sqlite")
+        plan, report = run_batch(mini_store, mini_retriever, fake, "HYBRID", tmp_path / "c.sqlite")
     found = attempts(mini_store, plan.runs[0].run_id)
     record = load_run_record(mini_store.driver, "neo4j", plan.runs[0].run_id)
     assert record.config["llm_cache_namespace"] == "no-tool-template"  # the endpoint setup is in the run record
@@ -204,10 +196,9 @@ def test_length_cut_tool_call_text_and_cut_json_answers_are_flagged_and_unused_t
         "MATCH (e:Event {type: 'AnswerGiven'}) WHERE e.payload CONTAINS $r RETURN e.payload AS p",
         r=plan.runs[0].run_id,
     )
-    assert (
-        sorted(tuple(json.loads(g["p"])["flags"]) for g in given)
-        == [("cut_by_length",)] + [("looks_like_tool_call",)] * 2 + [("not_an_answer",)]
-    )
+    assert sorted(tuple(json.loads(g["p"])["flags"]) for g in given) == [("cut_by_length",)] + [
+        ("looks_like_tool_call",)
+    ] * 2 + [("not_an_answer",)]
 
 
 # --- a judge refused with HTTP 400, through the CLI ---------------------------------------------------
@@ -250,7 +241,7 @@ def test_judge_refused_with_http_400_leaves_an_event_and_a_non_zero_exit(
 
 
 def test_resuming_an_answered_but_unjudged_attempt_judges_it_without_answering_it_again(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     """The kill drill's case: the answer's events are in the log, its verdict is not (the judge failed, or the
     process died between the two appends). The resume judges it; it never writes a second AttemptFinished."""
@@ -265,16 +256,15 @@ def test_resuming_an_answered_but_unjudged_attempt_judges_it_without_answering_i
     cache = tmp_path / "cache.sqlite"
     with FakeOpenAI(flaky_judge) as fake:
         plan, first = run_batch(
-            mini_store, retriever, fake, "RAW_TURNS", cache, judges=("accuracy",), max_retries=0
+            mini_store, mini_retriever, fake, "RAW_TURNS", cache, judges=("accuracy",), max_retries=0
         )
         run_id = plan.runs[0].run_id
         assert first.errors_by_role.get("judge", 0) >= 1
         judge_down["on"] = False
-        run_batch(mini_store, retriever, fake, "RAW_TURNS", cache, judges=("accuracy",), max_retries=0)
+        run_batch(mini_store, mini_retriever, fake, "RAW_TURNS", cache, judges=("accuracy",), max_retries=0)
     finished = rows(
         mini_store,
-        "MATCH (e:Event {type: 'AttemptFinished'}) WHERE e.payload CONTAINS $r "
-        "RETURN e.payload AS payload",
+        "MATCH (e:Event {type: 'AttemptFinished'}) WHERE e.payload CONTAINS $r RETURN e.payload AS payload",
         r=run_id,
     )
     per_attempt: dict[str, int] = {}

@@ -4,7 +4,6 @@ it instead of adding a duplicate, and a resumed run that fails again records the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +39,6 @@ def test_failure_id_depends_on_run_role_stage_subject_and_try_only() -> None:
     assert one not in others and len(others) == 6
 
 
-@pytest.fixture(scope="module")
-def retriever(mini_store: EventStore) -> Iterator[Any]:
-    from query.retriever import Retriever
-
-    r = Retriever(mini_store.driver, mini_store.encoder)  # type: ignore[arg-type]
-    yield r
-    r.close()
-
-
 def failure_nodes(store: EventStore, run_id: str) -> list[dict[str, Any]]:
     with store.driver.session() as session:
         return [
@@ -62,7 +52,7 @@ def failure_nodes(store: EventStore, run_id: str) -> list[dict[str, Any]]:
 
 
 def test_reappended_or_repeated_failure_is_one_node_and_a_resumed_failing_try_is_a_new_one(
-    mini_store: EventStore, retriever: Any, tmp_path: Path
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     policy = AutoPolicy()
 
@@ -82,7 +72,7 @@ def test_reappended_or_repeated_failure_is_one_node_and_a_resumed_failing_try_is
             encoder_id=mini_store.encoder.encoder_id,
         )  # fmt: skip
         try:
-            execute_batch(mini_store, retriever, plan, roles, prompts, concurrency=1)
+            execute_batch(mini_store, mini_retriever, plan, roles, prompts, concurrency=1)
         finally:
             roles.close()
         return plan.runs[0].run_id
