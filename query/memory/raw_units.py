@@ -71,31 +71,21 @@ def rounds_of(rows: Iterable[dict[str, Any]]) -> list[Unit]:
     units: list[Unit] = []
     current: Unit | None = None
     for row in rows:
-        if row["dataset"] in PEOPLE_DATASETS:
-            opens = (
-                current is None
-                or current.session_id != row["session_id"]
-                or (_speaker(row) == current.line_speakers[0] and _speaker(row) != current.line_speakers[-1])
-            )
-            if opens:
-                current = Unit(
-                    unit_id=f"{ROUND_SYSTEM}:exchange:{row['turn_id']}",
-                    profile_id=row["profile_id"],
-                    session_id=row["session_id"],
-                    at=row["at"],
-                    named=True,
-                )
-                units.append(current)
+        people = row["dataset"] in PEOPLE_DATASETS
+        opens = current is None or current.session_id != row["session_id"]
+        if not opens and people:
             assert current is not None
-            _add(current, row)
-            continue
-        opens = current is None or current.session_id != row["session_id"] or row["role"] == "user"
+            opens = _speaker(row) == current.line_speakers[0] and _speaker(row) != current.line_speakers[-1]
+        elif not opens:
+            opens = row["role"] == "user"
         if opens:
+            kind = "exchange:" if people else ""
             current = Unit(
-                unit_id=f"{ROUND_SYSTEM}:{row['turn_id']}",
+                unit_id=f"{ROUND_SYSTEM}:{kind}{row['turn_id']}",
                 profile_id=row["profile_id"],
                 session_id=row["session_id"],
                 at=row["at"],
+                named=people,
             )
             units.append(current)
         assert current is not None
