@@ -7,15 +7,14 @@ from agents.prompts.template import PromptTemplate
 
 STATE_SUMMARY = PromptTemplate(
     "state_summary",
-    "1",
+    "2",
     """[[system]]
 You write the state summary of one user from their conversations with an assistant. A state is one personal
 condition that could matter for later requests: a health condition, treatment or medicine, a person the user
 cares for or lives with, where and how they live, work, plans, limits, preferences, important dates.
 
 For each state give:
-- text: the condition in one sentence. Keep the user's own level of detail: do not widen a specific medicine
-  into a drug class, do not turn a plan or a question into a fact, do not merge two people.
+- text: the condition in one sentence, as the conversations state it.
 - concerns: who it is about (the user, or the other person by relation and name).
 - time_context: when it was said or when it holds (dates as given, or relative to the session date).
 - unresolved: what is still unknown or open about it (an empty list if nothing).
