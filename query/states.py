@@ -35,6 +35,12 @@ def profile_states(
             f"{len(rows) - len(visible)} of {len(rows)} states derive from turns after the history cut-off "
             "and are left out"
         )
+    stale = max((int(r["turns_after"]) for r in rows), default=0)
+    if stale and cutoff is None:
+        notes.append(
+            f"the state summary is stale: {stale} turn(s) of profile {profile_id} were appended after it; "
+            "`memory build` or the next run summarises again"
+        )
     states = [
         StateHit(
             state_id=r["state_id"],

@@ -246,7 +246,7 @@ def test_profile_query_returns_facts_with_disclosures_history_exposures_memories
         sessions(first: 50) { id ordinal turns(first: 50) { id ordinal role } }
         exposures(first: 500) { turnId docId via startLine endLine }
         memories(system: "test_cards") { id sourceTurns { id } links { docId kind rank score } }
-        states { id active sourceTurns { id } }
+        states { id active stale turnsAfter sourceTurns { id } }
         items { id }
     } }"""
     profile = data_of(gql(client, query))["profile"]
@@ -285,7 +285,13 @@ def test_profile_query_returns_facts_with_disclosures_history_exposures_memories
         }
     ]
     assert profile["states"] == [
-        {"id": "st-test-1", "active": True, "sourceTurns": [{"id": "s-dan-01-t0"}, {"id": "s-dan-01-t2"}]}
+        {
+            "id": "st-test-1",
+            "active": True,
+            "stale": False,
+            "turnsAfter": 0,
+            "sourceTurns": [{"id": "s-dan-01-t0"}, {"id": "s-dan-01-t2"}],
+        }
     ]
     items = cypher(driver, "MATCH (i:Item {profile_id: 'p-daniel'}) RETURN i.id AS id")
     assert sorted(i["id"] for i in profile["items"]) == sorted(r["id"] for r in items)

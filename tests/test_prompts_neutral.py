@@ -15,11 +15,7 @@ EXAMPLE_MARKERS = ("opioid", "naloxone", "drug class", "pain medicine", "cancer"
 METHOD_MARKERS = ("memkb", "mem0", "graphiti", "a-mem", "amem", "hybrid", "no_memory", "no memory+")
 ID_PATTERN = re.compile(r"\b(?:kb_[0-9a-f]{6,}|kb_web_[0-9a-f]+|item_[0-9a-f]{6,}|tu_[0-9a-f]{6,})")
 
-COMPARED = sorted(
-    name
-    for name in builtin_prompts()
-    if name.startswith(("answer", "state_summary", "judge_", "qa_"))
-)
+COMPARED = sorted(name for name in builtin_prompts() if name.startswith(("answer", "state_summary", "judge_", "qa_")))
 
 
 def _text(name: str) -> str:

@@ -29,6 +29,10 @@ class State:
     prompt_sha256: str | None
     seq: int
     superseded_seq: int | None
+    turns_after: int = strawberry.field(description="turns of the profile appended after this summary")
+    stale: bool = strawberry.field(
+        description="an active state whose profile grew after it was summarised: stale until a new summary"
+    )
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> State:
@@ -46,6 +50,8 @@ class State:
             prompt_sha256=node.get("prompt_sha256"),
             seq=int(node.get("seq") or 0),
             superseded_seq=node.get("superseded_seq"),
+            turns_after=int(node.get("turns_after") or 0),
+            stale=bool(node.get("active")) and int(node.get("turns_after") or 0) > 0,
         )
 
     @strawberry.field(description="the turns this state was derived from")
