@@ -52,6 +52,10 @@ def _print_summary(data: dict[str, Any]) -> None:
             "n/a" if m["avg_turns"] is None else f"{m['avg_turns']:.2f}",
         )
     console.print(table)
+    from agents.reports.headline import headline_lines
+
+    for line in headline_lines(data):
+        console.print(f"[bold]headline:[/] {line}")
     for note in data["notes"]:
         console.print(f"[yellow]note:[/] {note}")
 

@@ -76,8 +76,11 @@ def test_clusters_resample_whole_profiles_not_items() -> None:
     assert {interval.low, interval.high} <= {-1.0, 0.0, 1.0}
 
 
-def _row(item: str, profile: str, passed: bool, n_facts: int, n_requirements: int) -> AttemptMetrics:
+def _row(
+    item: str, profile: str, passed: bool, n_facts: int, n_requirements: int, admission: str | None = None
+) -> AttemptMetrics:
     return AttemptMetrics(
+        admission=admission,
         run_id="r",
         item_id=item,
         profile_id=profile,
@@ -120,7 +123,7 @@ def test_stratified_common_weight_gains_match_a_hand_computation() -> None:
         ("i8", "p2", 1, 3, (False, True)),
     ]
     pairs = [(_row(i, p, before, f, r), _row(i, p, after, f, r)) for i, p, f, r, (before, after) in spec]
-    result = stratified_fact_gains(pairs, resamples=200, seed=1)[0]
+    result = stratified_fact_gains(pairs, resamples=200, seed=1)[1]
     assert result["strata"] == "profile x requirements"
     assert (result["n_items"], result["n_strata"]) == (7, 2)
     # weights 3/7 and 4/7; single gains 0.5 and 0.0; multi gains 1.0 and 2/3
@@ -130,3 +133,72 @@ def test_stratified_common_weight_gains_match_a_hand_computation() -> None:
     assert result["multi_fact_gain"]["estimate"] == pytest.approx(multi)
     assert result["multi_minus_single"]["estimate"] == pytest.approx(multi - single)
     assert result["multi_minus_single"]["n_clusters"] == 2
+
+
+# (item, profile, n_facts, n_requirements, admission, (baseline passed, method passed))
+_ADMISSION_SPEC = [
+    ("a1", "p1", 1, 2, "direct", (False, True)),
+    ("a2", "p1", 2, 2, "direct", (False, True)),
+    ("a3", "p1", 1, 2, "after_revision", (True, True)),
+    ("a4", "p1", 2, 2, "after_revision", (False, False)),
+    ("a5", "p1", 2, 2, "after_revision", (False, True)),
+    ("a6", "p2", 1, 2, "direct", (True, False)),
+    ("a7", "p2", 2, 2, "direct", (False, True)),
+    ("a8", "p2", 1, 2, None, (False, True)),
+]
+
+
+def _admission_pairs() -> list[tuple[AttemptMetrics, AttemptMetrics]]:
+    return [
+        (_row(i, p, before, f, r, adm), _row(i, p, after, f, r, adm))
+        for i, p, f, r, adm, (before, after) in _ADMISSION_SPEC
+    ]
+
+
+def test_unadjusted_multi_minus_single_is_the_difference_of_group_means() -> None:
+    result = stratified_fact_gains(_admission_pairs(), resamples=200, seed=1)[0]
+    assert result["strata"] == "none (unadjusted)" and result["n_items"] == 8
+    single = (1 + 0 - 1 + 1) / 4  # a1, a3, a6, a8
+    multi = (1 + 0 + 1 + 1) / 4  # a2, a4, a5, a7
+    assert result["single_fact_gain"]["estimate"] == pytest.approx(single)
+    assert result["multi_fact_gain"]["estimate"] == pytest.approx(multi)
+    assert result["multi_minus_single"]["estimate"] == pytest.approx(multi - single)
+    assert result["multi_minus_single"]["low"] <= multi - single <= result["multi_minus_single"]["high"]
+
+
+def test_c2_admission_strata_use_known_paths_and_count_the_unknown() -> None:
+    result = stratified_fact_gains(_admission_pairs(), resamples=200, seed=1)[2]
+    assert result["strata"] == "profile x requirements x admission path"
+    assert result["n_unknown_admission"] == 1  # a8 has no admission path
+    # strata (p1, 2, direct): single [+1], multi [+1]; (p1, 2, after_revision): single [0], multi [0, +1];
+    # (p2, 2, direct): single [-1], multi [+1] -> weights 2/7, 3/7, 2/7
+    assert (result["n_items"], result["n_strata"]) == (7, 3)
+    single = 2 / 7 * 1 + 3 / 7 * 0 + 2 / 7 * -1
+    multi = 2 / 7 * 1 + 3 / 7 * 0.5 + 2 / 7 * 1
+    assert result["single_fact_gain"]["estimate"] == pytest.approx(single)
+    assert result["multi_fact_gain"]["estimate"] == pytest.approx(multi)
+
+
+def test_admission_path_comes_from_metadata_then_the_synthesis_label() -> None:
+    from agents.metrics.attempts import admission_path
+
+    assert admission_path('{"admission": "after_revision"}', ["admitted_direct"]) == "after_revision"
+    assert admission_path({}, ["history_dependent", "admitted_direct"]) == "direct"
+    assert admission_path(None, ["admitted_after_revision"]) == "after_revision"
+    assert admission_path('{"admission": "sometimes"}', []) is None
+
+
+def test_quality_is_compared_on_items_the_method_passes_and_the_baseline_fails() -> None:
+    from agents.metrics.comparison import compare
+
+    pairs = _admission_pairs()
+    for k, (a, b) in enumerate(pairs):
+        a.quality["rule_application"] = 2.0
+        b.quality["rule_application"] = 3.0 + (k % 2)
+    comp = compare(("base", "B", [a for a, _ in pairs]), ("meth", "M", [b for _, b in pairs]), resamples=200)
+    rows = {r.subset.split(":")[0]: r for r in comp.quality_on_split}
+    # method pass, baseline fail: a1, a2, a5, a7, a8 (k = 0, 1, 4, 6, 7)
+    assert rows["rule_application"].n_items == 5
+    assert rows["rule_application"].method == pytest.approx((3 + 4 + 3 + 3 + 4) / 5)
+    assert rows["rule_application"].baseline == pytest.approx(2.0)
+    assert "state_fidelity" not in rows  # no scores, no row

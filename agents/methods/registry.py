@@ -56,6 +56,10 @@ class MethodSpec(BaseModel):
     state_system: str = "memkb"
     # the answer prompt carries the source-attribution constraint (Sec. 4.3; MemKB and its ablations, App. B.3)
     source_attribution: bool = False
+    # the method a report pairs this one with first, as the paper's main table does (MemKB vs Mem0 + Hybrid)
+    headline_baseline: str | None = None
+    # the floor of a comparison (No Memory + Hybrid): reported beside the headline pair, never as its baseline
+    floor: bool = False
 
     def recipes(self) -> list[Recipe]:
         return [get_recipe(b.recipe) for b in self.tools if b.recipe]
@@ -142,6 +146,7 @@ register_method(
         description="knowledge search (RRF of semantic and keyword) and Read; no memory of the user",
         tools=(HYBRID_KB, READ),
         in_paper=True,
+        floor=True,
     ),
     "NO_MEMORY_HYBRID",
     "NO_MEMORY",
@@ -171,6 +176,7 @@ register_method(
         source_attribution=True,
         state_in_prompt=True,
         in_paper=True,
+        headline_baseline="MEM0",
     ),
 )
 register_method(

@@ -88,6 +88,10 @@ class AttemptMetrics(BaseModel):
     judge_chars_left_out: int = 0
     # the latest human ruling on the attempt (agents/adjudication), None when nobody has ruled
     adjudicated_verdict: str | None = None
+    # how the item's construction batch admitted it (App. C.2): "direct" or "after_revision"; an augmented
+    # item takes the path of the item it was augmented from (`source_item_id`); None when not recorded
+    admission: str | None = None
+    source_item_id: str | None = None
 
     @property
     def final_verdict(self) -> str | None:
@@ -180,6 +184,23 @@ def _left_out(details: Any) -> int:
     return int(context.get("documents_chars_left_out", 0)) + int(context.get("evidence_chars_left_out", 0))
 
 
+ADMISSION_PATHS = ("direct", "after_revision")
+# labels the synthesis pipeline gives initial items (agents/synthesis/stage_items.py)
+_ADMISSION_LABELS = {"admitted_direct": "direct", "admitted_after_revision": "after_revision"}
+
+
+def admission_path(metadata: Any, labels: list[str]) -> str | None:
+    """An item's admission path from its metadata (`admission`) or its synthesis label; None if neither."""
+    parsed = json.loads(metadata) if isinstance(metadata, str) and metadata else metadata
+    value = parsed.get("admission") if isinstance(parsed, dict) else None
+    if value in ADMISSION_PATHS:
+        return str(value)
+    for label in labels or []:
+        if label in _ADMISSION_LABELS:
+            return _ADMISSION_LABELS[label]
+    return None
+
+
 def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[AttemptMetrics]:
     """One row per planned item of the run (items never attempted included)."""
     with driver.session(database=database) as session:
@@ -194,6 +215,9 @@ def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[
     for r in records:
         data = dict(r)
         judgments = data.pop("judgments")
+        own = admission_path(data.pop("item_metadata"), data["labels"])
+        source = admission_path(data.pop("source_metadata"), data.pop("source_labels"))
+        data["admission"] = own or (source if data["source_item_id"] else None)
         for key in ("gold", "read_docs", "first_docs", "search_docs"):
             data[key] = sorted(set(data[key]))  # sets of document ids, in a stable order
         row = AttemptMetrics(run_id=run.run_id, **data)

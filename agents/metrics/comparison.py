@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from agents.metrics.attempts import AttemptMetrics
 from agents.metrics.bootstrap import Interval, cluster_bootstrap, cluster_bootstrap_mean
+from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 Pair = tuple[AttemptMetrics, AttemptMetrics]
@@ -60,6 +61,8 @@ class Comparison(BaseModel):
     groups: dict[str, list[GainRow]]
     shared_access: list[GainRow]
     stratified: list[dict[str, Any]]
+    # Sec. 6.1: answer quality (1-5) of both runs on the items the method passes and the baseline fails
+    quality_on_split: list[GainRow] = []
 
 
 def pair_rows(baseline: list[AttemptMetrics], method: list[AttemptMetrics]) -> list[Pair]:
@@ -100,6 +103,13 @@ def _gain(
         method=sum(vb) / len(vb),
         gain=interval.as_dict(),
     )
+
+
+def _quality_of(dimension: str) -> Callable[[AttemptMetrics], float | None]:
+    def value(r: AttemptMetrics) -> float | None:
+        return r.quality.get(dimension)
+
+    return value
 
 
 def _passed(r: AttemptMetrics) -> float | None:
@@ -149,6 +159,15 @@ def compare(
             _gain([(a, b) for a, b in pairs if a.gold_read and b.gold_read], _passed, "both read", resamples, seed),
         ]
     stratified = stratified_fact_gains(pairs, resamples=resamples, seed=seed) if judged else []
+    split = [(a, b) for a, b in pairs if b.verdict is not None and a.verdict is not None and b.passed and not a.passed]
+    quality_on_split = (
+        [
+            _gain(split, _quality_of(dim), f"{dim}: method pass, baseline fail", resamples, seed)
+            for dim in QUALITY_DIMENSIONS
+        ]
+        if judged
+        else []
+    )
     return Comparison(
         baseline_run=baseline[0],
         method_run=method[0],
@@ -161,6 +180,7 @@ def compare(
         groups=groups,
         shared_access=shared,
         stratified=stratified,
+        quality_on_split=[row for row in quality_on_split if row.n_items],
     )
 
 
@@ -170,21 +190,31 @@ def _group_order(label: str) -> tuple[int, str]:
     return (first if first is not None else int(digits or 0) + (100 if label.startswith(">=") else 0), label)
 
 
+UNADJUSTED = "none (unadjusted)"
+ADMISSION_STRATA = "profile x requirements x admission path"
+
+
 def stratified_fact_gains(
     pairs: list[Pair], *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
 ) -> list[dict[str, Any]]:
-    """Single- vs multi-fact accuracy gains with common stratum weights (App. C.2).
+    """Single- vs multi-fact accuracy gains (App. C.2): first unadjusted (one stratum: each group's mean paired
+    difference, and multi - single with its interval), then with common stratum weights.
 
-    Strata are profile x requirement count (and, second, x construction batch); only strata holding both
-    single- and multi-fact items are kept. Within a stratum the gain of a group is its mean paired difference;
-    both groups are averaged with the same weights (the stratum's item count). Each bootstrap resample
-    recomputes the weights and drops strata that lose a group."""
-    eligible = [(a, b) for a, b in pairs if b.n_facts >= 1 and a.verdict is not None and b.verdict is not None]
+    Strata are profile x requirement count and, second, x admission path of the construction batch (accepted
+    directly, or after revision; an augmented item takes its source item's path); only strata holding both
+    single- and multi-fact items are kept, and items whose admission path is unknown are left out of the
+    second (counted in `n_unknown_admission`). Within a stratum the gain of a group is its mean paired
+    difference; both groups are averaged with the same weights (the stratum's item count). Each bootstrap
+    resample recomputes the weights and drops strata that lose a group."""
+    judged = [(a, b) for a, b in pairs if b.n_facts >= 1 and a.verdict is not None and b.verdict is not None]
     out: list[dict[str, Any]] = []
     for name, key in (
+        (UNADJUSTED, lambda r: ()),
         ("profile x requirements", lambda r: (r.profile_id, r.n_requirements)),
-        ("profile x requirements x batch", lambda r: (r.profile_id, r.n_requirements, r.batch or "")),
+        (ADMISSION_STRATA, lambda r: (r.profile_id, r.n_requirements, r.admission)),
     ):
+        eligible = [(a, b) for a, b in judged if name != ADMISSION_STRATA or b.admission is not None]
+        unknown = len(judged) - len(eligible)
         strata_of = [key(b) for _, b in eligible]
         multi = np.array([b.n_facts >= 2 for _, b in eligible], dtype=bool)
         groups_in: dict[Any, set[bool]] = {}
@@ -192,7 +222,10 @@ def stratified_fact_gains(
             groups_in.setdefault(s, set()).add(bool(is_multi))
         keep = [i for i, s in enumerate(strata_of) if groups_in[s] == {True, False}]
         if not keep:
-            out.append({"strata": name, "n_items": 0, "n_strata": 0})
+            entry: dict[str, Any] = {"strata": name, "n_items": 0, "n_strata": 0}
+            if name == ADMISSION_STRATA:
+                entry["n_unknown_admission"] = unknown
+            out.append(entry)
             continue
         kept_pairs = [eligible[i] for i in keep]
         labels = sorted({strata_of[i] for i in keep}, key=str)
@@ -214,17 +247,23 @@ def stratified_fact_gains(
             return g_single, g_multi, g_multi - g_single
 
         single, multi_iv, difference = cluster_bootstrap(gains, clusters, resamples=resamples, seed=seed)
-        out.append(
-            {
-                "strata": name,
-                "n_items": len(keep),
-                "n_strata": n_strata,
-                "single_fact_gain": single.as_dict(),
-                "multi_fact_gain": multi_iv.as_dict(),
-                "multi_minus_single": difference.as_dict(),
-            }
-        )
+        done: dict[str, Any] = {
+            "strata": name,
+            "n_items": len(keep),
+            "n_strata": n_strata,
+            "single_fact_gain": single.as_dict(),
+            "multi_fact_gain": multi_iv.as_dict(),
+            "multi_minus_single": difference.as_dict(),
+        }
+        if name == ADMISSION_STRATA:
+            done["n_unknown_admission"] = unknown
+        out.append(done)
     return out
+
+
+def strata_shown(entry: dict[str, Any]) -> int | None:
+    """The strata count a report prints beside a stratified interval (none for the unadjusted row)."""
+    return None if entry.get("strata") == UNADJUSTED else int(entry.get("n_strata") or 0)
 
 
 def common_weight_gains(
@@ -279,5 +318,6 @@ __all__ = [
     "interval_informative",
     "interval_text",
     "pair_rows",
+    "strata_shown",
     "stratified_fact_gains",
 ]

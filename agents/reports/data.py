@@ -52,6 +52,7 @@ def build_report_data(
                 judged=judged[first.run_id] and judged[other.run_id],
             ).model_dump()
         )
+    headline = headline_pair(records, rows, metrics, judged, resamples=resamples, seed=seed)
     funnels = {r.run_id: compute_funnel(driver, database, r) for r in records}
     notes: list[str] = []
     for r in records:
@@ -104,6 +105,7 @@ def build_report_data(
             }
             for r in records
         ],
+        "headline": headline,
         "comparisons": comparisons,
         "groups": _group_accuracy(records, rows),
         "funnel": {r.run_id: _answered_funnel(funnels[r.run_id], rows[r.run_id]) for r in records},
@@ -111,6 +113,55 @@ def build_report_data(
         "items": _items(driver, database, records, rows, funnels) if traces else [],
         "notes": notes,
     }
+
+
+def headline_pair(
+    records: list[RunRecord],
+    rows: dict[str, list[AttemptMetrics]],
+    metrics: dict[str, Any],
+    judged: dict[str, bool],
+    *,
+    resamples: int,
+    seed: int,
+) -> dict[str, Any] | None:
+    """The paper's main-table pair when both runs are in the report (a method whose registry entry names a
+    `headline_baseline`, e.g. MemKB vs Mem0 + Hybrid): the paired gains with intervals, and the floor runs
+    (No Memory + Hybrid) beside them. None when the report holds no such pair."""
+    from agents.methods.registry import METHODS
+
+    by_method = {r.method: r for r in records}
+    for record in records:
+        spec = METHODS.get(record.method)
+        baseline = by_method.get(spec.headline_baseline) if spec and spec.headline_baseline else None
+        if baseline is None:
+            continue
+        both_judged = judged[record.run_id] and judged[baseline.run_id]
+        comp = compare(
+            (baseline.run_id, baseline.label, rows[baseline.run_id]),
+            (record.run_id, record.label, rows[record.run_id]),
+            resamples=resamples,
+            seed=seed,
+            judged=both_judged,
+        )
+        floors = [
+            {"run_id": r.run_id, "label": r.label, "accuracy": metrics[r.run_id].accuracy}
+            for r in records
+            if METHODS.get(r.method) is not None and METHODS[r.method].floor
+        ]
+        return {
+            "method_run": record.run_id,
+            "method_label": record.label,
+            "baseline_run": baseline.run_id,
+            "baseline_label": baseline.label,
+            "method_accuracy": metrics[record.run_id].accuracy,
+            "baseline_accuracy": metrics[baseline.run_id].accuracy,
+            "n_common_items": comp.n_common_items,
+            "n_clusters": comp.n_clusters,
+            "accuracy_gain": comp.overall["accuracy"].model_dump() if "accuracy" in comp.overall else None,
+            "turns_gain": comp.overall["turns"].model_dump(),
+            "floor": floors,
+        }
+    return None
 
 
 def _answered_funnel(funnel: list[Any], rows: list[AttemptMetrics]) -> dict[str, Any]:

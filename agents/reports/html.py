@@ -9,10 +9,11 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from agents.metrics.comparison import interval_informative, interval_text
+from agents.metrics.comparison import interval_informative, interval_text, strata_shown
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
 from agents.reports import svg
+from agents.reports.headline import headline_lines
 from agents.reports.sections import render_sections_html
 
 _CSS = """
@@ -69,6 +70,9 @@ def render_html(data: dict[str, Any]) -> str:
         f"bootstrap over profiles, {boot['resamples']:,} resamples, seed {boot['seed']}. Every number comes from "
         "ToolCall and Judgment nodes of the evidence graph.</p>"
     )
+    lead = headline_lines(data)
+    if lead:
+        parts.append("<h2>Headline</h2>" + "".join(f"<p>{escape(line)}</p>" for line in lead))
     for note in data["notes"]:
         parts.append(f"<div class='note'>{escape(note)}</div>")
     parts.append(_summary(data))
@@ -195,16 +199,33 @@ def _comparisons(data: dict[str, Any]) -> str:
                 "<th>multi - single</th></tr>"
             )
             for s in comp["stratified"]:
+                unknown = s.get("n_unknown_admission")
+                left_out = f" ({unknown} items without an admission path left out)" if unknown else ""
                 if not s.get("n_items"):
                     out.append(
-                        f"<tr><td>{escape(s['strata'])}</td><td colspan='5'>no stratum holds both groups</td></tr>"
+                        f"<tr><td>{escape(s['strata'])}</td><td colspan='5'>no stratum holds both groups"
+                        f"{escape(left_out)}</td></tr>"
                     )
                     continue
+                shown = strata_shown(s)
                 out.append(
-                    f"<tr><td>{escape(s['strata'])}</td><td class='n'>{s['n_items']}</td><td class='n'>{s['n_strata']}</td>"
-                    f"<td>{escape(interval_text(s['single_fact_gain'], strata=s['n_strata']))}</td>"
-                    f"<td>{escape(interval_text(s['multi_fact_gain'], strata=s['n_strata']))}</td>"
-                    f"<td>{escape(interval_text(s['multi_minus_single'], strata=s['n_strata']))}</td></tr>"
+                    f"<tr><td>{escape(s['strata'] + left_out)}</td><td class='n'>{s['n_items']}</td>"
+                    f"<td class='n'>{'-' if shown is None else shown}</td>"
+                    f"<td>{escape(interval_text(s['single_fact_gain'], strata=shown))}</td>"
+                    f"<td>{escape(interval_text(s['multi_fact_gain'], strata=shown))}</td>"
+                    f"<td>{escape(interval_text(s['multi_minus_single'], strata=shown))}</td></tr>"
+                )
+            out.append("</table>")
+        if comp.get("quality_on_split"):
+            out.append(
+                "<h3>Answer quality where the method passes and the baseline fails (Sec. 6.1)</h3><table><tr>"
+                "<th>dimension</th><th>n</th><th>baseline</th><th>method</th><th>gain [95% CI]</th></tr>"
+            )
+            for row in comp["quality_on_split"]:
+                out.append(
+                    f"<tr><td>{escape(row['subset'])}</td><td class='n'>{row['n_items']}</td>"
+                    f"<td class='n'>{_num(row['baseline'], 3)}</td><td class='n'>{_num(row['method'], 3)}</td>"
+                    f"<td>{escape(interval_text(row['gain'], 1.0, ''))}</td></tr>"
                 )
             out.append("</table>")
     return "".join(out)

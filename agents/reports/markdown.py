@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.metrics.comparison import interval_text
+from agents.metrics.comparison import interval_text, strata_shown
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import QUALITY_DIMENSIONS
+from agents.reports.headline import headline_lines
 from agents.reports.sections import render_sections_markdown
 
 
@@ -34,6 +35,9 @@ def render_markdown(data: dict[str, Any]) -> str:
         f"{boot['resamples']:,} resamples, seed {boot['seed']}.",
         "",
     ]
+    lead = headline_lines(data)
+    if lead:
+        lines += ["## Headline", "", *lead, ""]
     lines.extend(f"> **Note:** {note}" for note in data["notes"])
     lines += [
         "",
@@ -80,10 +84,21 @@ def render_markdown(data: dict[str, Any]) -> str:
             lines.append(f"| accuracy | {row['subset']} | {row['n_items']} | {interval_text(row['gain'])} |")
         for s in comp["stratified"]:
             if s.get("n_items"):
+                shown = strata_shown(s)
                 lines.append(
-                    f"| stratified ({s['strata']}) | multi - single fact, {s['n_strata']} strata | {s['n_items']} | "
-                    f"{interval_text(s['multi_minus_single'], strata=s['n_strata'])} |"
+                    f"| stratified ({s['strata']}) | multi - single fact"
+                    + (f", {shown} strata" if shown is not None else "")
+                    + f" | {s['n_items']} | {interval_text(s['multi_minus_single'], strata=shown)} |"
                 )
+            if s.get("n_unknown_admission"):
+                lines.append(
+                    f"| stratified ({s['strata']}) | items without an admission path, left out | "
+                    f"{s['n_unknown_admission']} | - |"
+                )
+        for row in comp.get("quality_on_split") or []:
+            lines.append(
+                f"| quality | {row['subset']} | {row['n_items']} | {interval_text(row['gain'], 1.0, '')} |"
+            )
     if any(run["metrics"]["quality"] for run in data["runs"]):
         lines += [
             "",

@@ -289,6 +289,9 @@ def _item_record(
             {"gate": v["gate"], "verdict": v["verdict"], "details": v.get("details") or {}} for v in verifications
         ],
     }
+    admission = (item.get("metadata") or {}).get("admission")
+    if admission in ("direct", "after_revision"):
+        record["admission"] = admission
     if augmented is not None:
         record["augmented_from"] = {
             "from_item_id": augmented["from_item_id"],

@@ -177,6 +177,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             gate=result,
             batch="initial",
             labels=[result.label, admitted],
+            extra_metadata={"admission": "direct" if revision == 0 else "after_revision"},
         )
         drafts.append(
             draft_event(

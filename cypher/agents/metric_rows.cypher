@@ -1,6 +1,7 @@
 // One row per planned item of a run: the item's gold and structure, and what the attempt did, all from
 // ToolCall and Judgment nodes. Knowledge searches are the ok calls of $knowledge_tools (memory-only
 // searches and failed calls are excluded); a Read counts when it returned a document (non-empty text).
+// The item's metadata and labels, and those of the item it was augmented from, give its admission path.
 MATCH (r:Run {id: $run_id})
 UNWIND r.item_ids AS iid
 MATCH (i:Item {id: iid})
@@ -15,6 +16,11 @@ CALL (i) {
   OPTIONAL MATCH (req)-[:STATED_IN]->(t:Turn)
   RETURN count(DISTINCT req) AS n_requirements, count(DISTINCT f) AS n_facts,
          count(DISTINCT t) AS n_history_pairs, count(DISTINCT t.session_id) AS n_history_sessions
+}
+CALL (i) {
+  OPTIONAL MATCH (i)-[:AUGMENTED_FROM]->(src:Item)
+  RETURN src.id AS source_item_id, src.metadata AS source_metadata, coalesce(src.labels, []) AS source_labels
+  LIMIT 1
 }
 CALL (a) {
   OPTIONAL MATCH (a)-[:CALLED]->(c:ToolCall {tool: 'read', ok: true})-[:RETURNED]->(d:Document)
@@ -46,6 +52,7 @@ CALL (a) {
          AS judgments
 }
 RETURN iid AS item_id, i.profile_id AS profile_id, i.batch AS batch, coalesce(i.labels, []) AS labels,
+       i.metadata AS item_metadata, source_item_id, source_metadata, source_labels,
        gold, n_requirements, n_facts, n_history_pairs, n_history_sessions,
        a IS NOT NULL AS attempted, a.status AS status, a.turns AS turns, a.rounds AS rounds,
        a.tokens_in AS tokens_in, a.tokens_out AS tokens_out, a.finish AS finish,

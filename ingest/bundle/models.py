@@ -165,6 +165,11 @@ class ItemRecord(Record):
     metadata: dict[str, Any] = Field(default_factory=dict)
     verifications: list[VerificationRecord] = Field(default_factory=list)
     augmented_from: AugmentationRecord | None = None
+    admission: Literal["direct", "after_revision"] | None = Field(
+        default=None,
+        description="how construction admitted the item (App. C.2): accepted directly, or after revision and "
+        "re-verification; an augmented item without one takes its source item's",
+    )
 
 
 RECORD_FILES: dict[str, type[Record]] = {

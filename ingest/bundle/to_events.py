@@ -160,7 +160,7 @@ def bundle_events(bundle: Bundle) -> list[NewEvent]:
                 history_doc_ids=item.history_doc_ids,
                 batch=item.batch,
                 labels=item.labels,
-                metadata=item.metadata,
+                metadata={**item.metadata, "admission": item.admission} if item.admission else item.metadata,
             ),
             item.asked_at,
         )
