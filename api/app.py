@@ -17,6 +17,8 @@ from fastapi.staticfiles import StaticFiles
 from neo4j import AsyncDriver, Driver
 
 from api import health, reports
+from api.error_shield import ErrorShieldMiddleware
+from api.graphql_body import GraphQLBodyMiddleware
 from api.graphql_router import ColabenchGraphQLRouter
 from api.request_limits import BodySizeLimitMiddleware
 from api.request_log import RequestLogMiddleware, configure_logging, log
@@ -116,8 +118,10 @@ def create_app(
     async def root() -> RedirectResponse:
         return RedirectResponse("/browser")
 
-    # Added innermost first (the last added runs first): request log -> body size limit -> security headers ->
-    # CORS -> response cache -> app, so cached answers still get ids, logs, size checks and headers.
+    # Added innermost first (the last added runs first): request log -> security headers -> error shield (an
+    # uncaught exception still answers JSON 500 with headers and id) -> body size limit -> CORS -> GraphQL body
+    # shape (a malformed body is refused with 400 before strawberry parses it) -> response cache -> app, so cached
+    # answers still get ids, logs, size checks and headers.
     if settings.response_cache_entries > 0:
         cache = ResponseCache(settings.response_cache_entries, settings.response_cache_mib * 1024 * 1024)
         app.state.response_cache = cache
@@ -133,6 +137,7 @@ def create_app(
             token=settings.token,
             reveal_gold=settings.reveal_reference_answers,
         )
+    app.add_middleware(GraphQLBodyMiddleware, path="/graphql")
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -141,7 +146,8 @@ def create_app(
             allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
             max_age=600,
         )
-    app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(ErrorShieldMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestLogMiddleware)
     return app

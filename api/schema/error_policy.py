@@ -43,6 +43,9 @@ class ErrorPolicy(SchemaExtension):
                 cleaned.append(_with_code(error, error.message, str(code)))
             elif isinstance(original, ApiError):
                 cleaned.append(_with_code(error, str(original), original.code))
+            elif isinstance(original, GraphQLError):
+                # a value the GraphQL layer could not coerce (NaN for an Int...): the client's input, not a bug
+                cleaned.append(_with_code(error, error.message, "BAD_INPUT"))
             else:
                 log.error(
                     "internal error in GraphQL resolver",
