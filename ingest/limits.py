@@ -24,6 +24,8 @@ from graph.config_file import TableSettings
 _REFUSED_ID_CATEGORIES = {
     "Cc": "a control character",
     "Cs": "a lone surrogate",
+    # zero-width and bidirectional controls (U+200B, U+202E...): two ids that print the same must be the same id
+    "Cf": "an invisible format character (zero-width or bidirectional control)",
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
 }

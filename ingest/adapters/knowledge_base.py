@@ -33,6 +33,12 @@ def load_knowledge_base(path: Path) -> AdapterResult:
     for number, raw in iter_jsonl(path, problems):
         core = {k: v for k, v in raw.items() if k in _RECORD_FIELDS}
         extra = {k: v for k, v in raw.items() if k not in _RECORD_FIELDS and v is not None}
+        given_metadata = raw.get("metadata")
+        if given_metadata is not None and not isinstance(given_metadata, dict):
+            problems.append(
+                Problem(str(path), number, "metadata", f"must be a JSON object, not {type(given_metadata).__name__}")
+            )
+            continue
         try:
             record = DocumentRecord.model_validate({**core, "metadata": {**extra, **(raw.get("metadata") or {})}})
         except ValidationError as exc:

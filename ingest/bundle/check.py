@@ -55,10 +55,25 @@ def check_bundle(bundle: Bundle) -> CheckReport:
                 )
             )
 
+    link_lines: dict[tuple[str, str], int] = {}
     for link_loc in bundle.doc_links:
         for name in ("src", "dst"):
             if getattr(link_loc.record, name) not in doc_lines:
                 add(Problem(link_loc.file, link_loc.line, name, f"unknown document {getattr(link_loc.record, name)!r}"))
+        pair = (link_loc.record.src, link_loc.record.dst)
+        if pair[0] == pair[1]:
+            add(Problem(link_loc.file, link_loc.line, "dst", f"a document cannot be linked to itself ({pair[0]!r})"))
+        elif pair in link_lines:
+            add(
+                Problem(
+                    link_loc.file,
+                    link_loc.line,
+                    "dst",
+                    f"{pair[0]!r} -> {pair[1]!r} is already linked at line {link_lines[pair]}; give each pair once",
+                )
+            )
+        else:
+            link_lines[pair] = link_loc.line
 
     profiles: set[str] = set()
     for profile_loc in bundle.profiles:
@@ -82,6 +97,14 @@ def check_bundle(bundle: Bundle) -> CheckReport:
                     f"{old!r} is not another fact of {fact_loc.record.profile_id!r}",
                 )
             )
+
+    superseded_by = {f.record.fact_id: f.record.supersedes for f in bundle.facts if f.record.supersedes}
+    for fact_loc in bundle.facts:  # a chain of replacements must end: A supersedes B supersedes A is refused
+        start, walk, steps = fact_loc.record.fact_id, superseded_by.get(fact_loc.record.fact_id), 0
+        while walk is not None and walk != start and steps <= len(superseded_by):
+            walk, steps = superseded_by.get(walk), steps + 1
+        if walk == start and superseded_by.get(start) != start:
+            add(Problem(fact_loc.file, fact_loc.line, "supersedes", f"{start!r} takes part in a cycle of supersedes"))
 
     topic_profile: dict[str, str] = {}
     for topic_loc in bundle.topics:
@@ -198,8 +221,15 @@ def check_bundle(bundle: Bundle) -> CheckReport:
             add(Problem(item_loc.file, item_loc.line, "requirements", "an item needs at least one answer requirement"))
         for r_index, req in enumerate(item.requirements):
             where = f"requirements.{r_index}"
-            if req.requirement_id is not None:
-                claim(req.requirement_id, "requirement", item_loc.file, item_loc.line, f"{where}.requirement_id")
+            # the id ingest will use, derived (<item_id>-r<ordinal>) when not given: a given id that equals another
+            # requirement's derived one is caught here, not halfway through an ingest
+            claim(
+                req.requirement_id or f"{item.item_id}-r{r_index}",
+                "requirement",
+                item_loc.file,
+                item_loc.line,
+                f"{where}.requirement_id",
+            )
             for i, tid in enumerate(req.turn_ids):
                 info = turn_info.get(tid)
                 if info is None or info[0] != item.profile_id:

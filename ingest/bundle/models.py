@@ -14,6 +14,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 from graph.json_values import require_json_value
 from ingest.limits import require_document_text, require_identifier, require_text, require_timestamp
 
+RECORD_KINDS = ("documents", "doc_links", "profiles", "facts", "topics", "sessions", "items")
+
 # Limits (length, characters) and timestamp syntax shared by `check` and `ingest`; see ingest/limits.py.
 Id = Annotated[str, AfterValidator(require_identifier)]
 Text = Annotated[str, AfterValidator(require_text)]
@@ -21,7 +23,8 @@ Timestamp = Annotated[str, AfterValidator(require_timestamp)]
 
 
 class Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: a JSON value must already have the field's type ("1.0" or true is not a float, "no" not a bool)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     @field_validator("*", mode="after")
     @classmethod
@@ -39,6 +42,17 @@ class BundleManifest(Record):
     licence: str = ""
     attribution: list[str] = Field(default_factory=list)
     files: dict[str, str] = Field(default_factory=dict, description="optional override of file names per record kind")
+
+    @field_validator("files")
+    @classmethod
+    def _known_kinds(cls, files: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(files) - set(RECORD_KINDS))
+        if unknown:
+            raise ValueError(f"unknown record kind(s) {unknown}; the kinds are {list(RECORD_KINDS)}")
+        for kind, name in files.items():
+            if "\x00" in name or len(name) > 1024 or any(len(part) > 255 for part in name.split("/")):
+                raise ValueError(f"{kind}: {name[:80]!r} is not a usable file name (a NUL, or too long)")
+        return files
 
 
 class DocumentRecord(Record):

@@ -78,6 +78,13 @@ def read_bundle(path: Path) -> Bundle:
         return bundle
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name the file system refuses (too long...) names no file
+        return False
+
+
 def _record_file(
     root: Path, manifest_path: str, kind: str, manifest: BundleManifest, problems: list[Problem]
 ) -> Path | None:
@@ -95,7 +102,7 @@ def _record_file(
             )
             return None
         file = root / pure
-    if file is not None and file.exists() and not inside(root, file):
+    if file is not None and _is_file(file) and not inside(root, file):
         problems.append(
             Problem(manifest_path, None, f"files.{kind}", f"{file.name!r} leads outside the bundle (a link); refused")
         )
@@ -121,8 +128,19 @@ def _read_root(root: Path, display: Callable[[Path], str]) -> Bundle:
     bundle = Bundle(root=root, manifest=manifest)
     for kind, model in RECORD_FILES.items():
         file = _record_file(root, manifest_name, kind, manifest, problems)
-        if file is None or not file.is_file():
-            if kind in ("profiles", "documents") and not any(p.field == f"files.{kind}" for p in problems):
+        if file is None or not _is_file(file):
+            reported = any(p.field == f"files.{kind}" for p in problems)
+            if kind in manifest.files and not reported:
+                # a named file must be there: a typo would otherwise drop a whole record kind without a word
+                problems.append(
+                    Problem(
+                        manifest_name,
+                        None,
+                        f"files.{kind}",
+                        f"{manifest.files[kind][:200]!r} is not a file of the bundle (missing, or a folder)",
+                    )
+                )
+            elif kind in ("profiles", "documents") and not reported:
                 problems.append(Problem(display(root), None, kind, f"missing file {kind}.jsonl"))
             continue
         name = display(file)
