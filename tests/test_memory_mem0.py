@@ -1,4 +1,4 @@
-"""Mem0 (mem0ai 2.2.1) as a memory system on the real Neo4j, driven through the real SDK code against the fake
+"""Mem0 (mem0ai 2.0.20) as a memory system on the real Neo4j, driven through the real SDK code against the fake
 OpenAI server scripting Mem0's extraction (one memory per user turn): memories of a sample profile resolve to
 its turns, the project's memory_search and Mem0's own search (through the graph vector store) agree, a build
 killed mid-way resumes without duplicates and equals an uninterrupted build, replay reproduces the
@@ -90,7 +90,7 @@ def built(sample_store: EventStore, tmp_path_factory: pytest.TempPathFactory) ->
 
 
 def test_the_pinned_sdk_is_installed() -> None:
-    assert importlib.metadata.version("mem0ai") == "2.2.1"
+    assert importlib.metadata.version("mem0ai") == "2.0.20"  # the paper's version (App. B.1)
 
 
 def test_one_memory_per_user_turn_each_derived_from_its_pair(built, sample_store) -> None:  # type: ignore[no-untyped-def]
