@@ -136,7 +136,8 @@ def test_funnel_reports_remembered_and_retrieved_for_every_memory_system(
 def test_mem0_runs_record_and_report_the_search_signals_the_install_lacks(
     mini_store: EventStore, five: dict[str, Any]
 ) -> None:
-    records = {r.method: load_run_record(mini_store.driver, "neo4j", r.run_id) for r in five["plan"].runs}
+    loaded = [load_run_record(mini_store.driver, "neo4j", r.run_id) for r in five["plan"].runs]
+    records = {r.method: r for r in loaded}
     mem0 = records["MEM0"].config["memory_deviations"]
     # spaCy's English model is not on the package index: Mem0's entity boost is off, and said so
     assert ENTITY_BOOST_OFF in mem0 and any("BM25" in d for d in mem0)
