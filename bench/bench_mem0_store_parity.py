@@ -52,34 +52,6 @@ GOAL_SAME_TOP = 0.95
 GOAL_SCORE_DIFF = 1e-6
 
 
-def qdrant_memory(path: Path, encoder: Any) -> Any:
-    """Mem0's Memory on its own local Qdrant (embedded qdrant-client under `path`), the project's encoder as
-    embedder; the LLM provider is the project's, unused (infer=False)."""
-    from mem0 import Memory
-    from mem0.configs.base import MemoryConfig
-    from mem0.embeddings.configs import EmbedderConfig
-    from mem0.llms.configs import LlmConfig
-    from mem0.vector_stores.configs import VectorStoreConfig
-
-    from agents.memory.mem0.sdk import EMBEDDER_PROVIDER, LLM_PROVIDER
-
-    config = MemoryConfig.model_construct(
-        llm=LlmConfig.model_construct(provider=LLM_PROVIDER, config={"client": None, "model": None}),
-        embedder=EmbedderConfig.model_construct(
-            provider=EMBEDDER_PROVIDER, config={"model": encoder, "embedding_dims": encoder.dim}
-        ),
-        vector_store=VectorStoreConfig(
-            provider="qdrant",
-            config={"collection_name": "mem0", "path": str(path), "embedding_model_dims": encoder.dim},
-        ),
-        history_db_path=":memory:",
-        reranker=None,
-        version="v1.1",
-        custom_instructions=None,
-    )
-    return Memory(config)
-
-
 def pair_metadata(pair: HistoryPair, bench_key: str) -> dict[str, Any]:
     metadata: dict[str, Any] = {"source_turn_ids": pair.turn_ids, "pair_id": pair.pair_id, "bench_key": bench_key}
     if pair.at:
@@ -161,6 +133,7 @@ def main() -> None:
     encoder = load_encoder()
     with bench_neo4j() as (driver, _pid), tempfile.TemporaryDirectory(prefix="colabench-bench-mem0-") as tmp:
         os.environ["COLABENCH_DATA_DIR"] = str(Path(tmp) / "data")
+        from agents.memory.mem0.qdrant_reference import open_qdrant_mem0
         from agents.memory.mem0.sdk import installed_version, open_mem0
         from agents.memory.mem0.search_signals import detect_search_signals
 
@@ -170,7 +143,7 @@ def main() -> None:
         with driver.session() as session:
             profiles = [r["id"] for r in session.run("MATCH (p:Profile) RETURN p.id AS id ORDER BY id")]
         graph = open_mem0(store, None)
-        qdrant = qdrant_memory(Path(tmp) / "qdrant", encoder)
+        qdrant = open_qdrant_mem0(Path(tmp) / "qdrant", encoder)
         sentences = document_sentences(store)
         rng = random.Random(5)
         n_memories = 0
