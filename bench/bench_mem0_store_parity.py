@@ -135,7 +135,6 @@ def main() -> None:
         os.environ["COLABENCH_DATA_DIR"] = str(Path(tmp) / "data")
         from agents.memory.mem0.qdrant_reference import open_qdrant_mem0
         from agents.memory.mem0.sdk import installed_version, open_mem0
-        from agents.memory.mem0.search_signals import detect_search_signals
 
         store = EventStore(driver, encoder=encoder)
         store.ensure_schema()
@@ -152,7 +151,6 @@ def main() -> None:
             extra = rng.sample(sentences, min(args.sentences, len(sentences)))
             for pair, messages in memories_by_pair(pairs, extra):
                 n_memories += add_to_both(store, graph, qdrant, profile_id, pair, messages)
-        signals = detect_search_signals()
         print(f"mem0ai {installed_version()}; {len(profiles)} profiles, {n_memories} memories on each store "
               f"(public messages + up to {args.sentences} document sentences per profile, infer=False); encoder "
               f"{encoder.encoder_id}")
@@ -160,7 +158,7 @@ def main() -> None:
               f"keyword_search('knee pain') -> "
               f"{qdrant.vector_store.keyword_search('knee pain', top_k=5, filters={'user_id': profiles[0]})!r}")
         print(f"graph store:  keyword_search -> {graph.store.keyword_search('knee pain')!r}; deviations recorded: "
-              f"{signals.deviations()}")
+              f"{graph.signals.deviations()}")
 
         work = queries(store, profiles, args.queries)
         same_ids = same_texts = 0
