@@ -1,4 +1,4 @@
-"""Mem0 (mem0ai 2.2.1) as a memory system on the real Neo4j, driven through the real SDK code against the fake
+"""Mem0 (mem0ai 2.0.20) as a memory system on the real Neo4j, driven through the real SDK code against the fake
 OpenAI server scripting Mem0's extraction (one memory per user turn): memories of a sample profile resolve to
 its turns, the project's memory_search and Mem0's own search (through the graph vector store) agree, a build
 killed mid-way resumes without duplicates and equals an uninterrupted build, replay reproduces the
@@ -90,7 +90,7 @@ def built(sample_store: EventStore, tmp_path_factory: pytest.TempPathFactory) ->
 
 
 def test_the_pinned_sdk_is_installed() -> None:
-    assert importlib.metadata.version("mem0ai") == "2.2.1"
+    assert importlib.metadata.version("mem0ai") == "2.0.20"  # the paper's version (App. B.1)
 
 
 def test_one_memory_per_user_turn_each_derived_from_its_pair(built, sample_store) -> None:  # type: ignore[no-untyped-def]
@@ -159,6 +159,35 @@ def test_mem0_search_through_the_graph_store_matches_the_mem0_recipe(built, samp
             # Mem0 drops hits under its similarity threshold (0.1); the rest is the recipe's ranking, in order.
             assert sdk_hits and sdk_hits == ours[: len(sdk_hits)], query
     finally:
+        system.close()
+
+
+def test_mem0_on_the_graph_store_ranks_and_scores_as_mem0_on_its_local_qdrant(  # type: ignore[no-untyped-def]
+    built, sample_store, tmp_path
+) -> None:
+    from agents.memory.mem0.qdrant_reference import open_qdrant_mem0
+    from agents.memory.mem0.search_signals import ENTITY_BOOST_OFF
+
+    system = open_memory_system("mem0", sample_store, built["retriever"], llm=object())
+    qdrant = open_qdrant_mem0(tmp_path / "qdrant", sample_store.encoder)
+    try:
+        # the profile's Mem0 memories, as the build left them, into Mem0's own local Qdrant store
+        for memory_id, text, _ in memories(sample_store):
+            qdrant.add([{"role": "user", "content": text}], user_id=PROFILE, metadata={"graph_id": memory_id},
+                       infer=False)
+        assert qdrant.vector_store.keyword_search("knee pain", filters={"user_id": PROFILE}) is None
+        assert system.sdk.store.keyword_search("knee pain") is None  # no BM25 on either store
+        assert ENTITY_BOOST_OFF in system.deviations()
+        for query in [*QUERIES, *user_turns(sample_store).values()]:
+            theirs = qdrant.search(query, top_k=10, filters={"user_id": PROFILE}, explain=True)["results"]
+            ours = system.sdk.memory.search(query, top_k=10, filters={"user_id": PROFILE}, explain=True)["results"]
+            assert [h["metadata"]["graph_id"] for h in theirs] == [h["id"] for h in ours], query
+            for q_hit, g_hit in zip(theirs, ours, strict=True):
+                assert abs(q_hit["score"] - g_hit["score"]) <= 1e-6, query
+                assert q_hit["score_details"]["max_possible_score"] == 1.0 == g_hit["score_details"][
+                    "max_possible_score"]  # semantic only on both
+    finally:
+        qdrant.close()
         system.close()
 
 

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from agents.llm.roles import LLMRoles
+from agents.memory.mem0.search_signals import ENTITY_BOOST_OFF
 from agents.methods import parse_methods
 from agents.metrics.attempts import load_run_record
 from agents.metrics.funnel import compute_funnel
 from agents.prompts.registry import PromptSet
+from agents.reports.data import build_report_data
 from agents.runs.plan import RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.store import EventStore
@@ -129,3 +131,18 @@ def test_funnel_reports_remembered_and_retrieved_for_every_memory_system(
             assert remembered == {"yes"}, (record.method, remembered)
             assert "yes" in retrieved, (record.method, retrieved)
 
+
+
+def test_mem0_runs_record_and_report_the_search_signals_the_install_lacks(
+    mini_store: EventStore, five: dict[str, Any]
+) -> None:
+    loaded = [load_run_record(mini_store.driver, "neo4j", r.run_id) for r in five["plan"].runs]
+    records = {r.method: r for r in loaded}
+    mem0 = records["MEM0"].config["memory_deviations"]
+    # spaCy's English model is not on the package index: Mem0's entity boost is off, and said so
+    assert ENTITY_BOOST_OFF in mem0 and any("BM25" in d for d in mem0)
+    assert records["MEMKB"].config["memory_deviations"] == mem0  # MemKB reads the same Mem0 memories
+    assert records["GRAPHITI"].config["memory_deviations"] == [] == records["HYBRID"].config["memory_deviations"]
+    data = build_report_data(mini_store.driver, "neo4j", [records["MEMKB"].run_id, records["MEM0"].run_id])
+    labelled = [n for n in data["notes"] if ENTITY_BOOST_OFF in n]
+    assert len(labelled) == 1 and records["MEM0"].run_id in labelled[0] and records["MEMKB"].run_id in labelled[0]

@@ -1,5 +1,5 @@
-"""`mem0`: Mem0 (`mem0ai` 2.2.1, the non-graph path) building a profile's memories, one `add()` per public
-user-assistant pair in history order, `user_id` = the profile, the pair's turn ids as metadata.
+"""`mem0`: Mem0 (`mem0ai` 2.0.20, the paper's version; the non-graph path) building a profile's memories, one
+`add()` per public user-assistant pair in history order, `user_id` = the profile, the pair's turn ids as metadata.
 
 Mem0's vector store is the evidence graph (agents.memory.mem0.vector_store): what Mem0 writes while it takes
 in a pair is buffered and returned as MemoryWritten events (ADD / UPDATE / DELETE, ids `mem0:<uuid>`, Mem0's
@@ -17,7 +17,7 @@ from agents.memory.pairs import HistoryPair
 from agents.memory.registry import BuildContext, MemorySystem, register_memory_system
 from graph.events import MemoryWritten
 
-SDK_VERSION = "2.2.1"
+SDK_VERSION = "2.0.20"
 
 
 @register_memory_system
@@ -29,6 +29,13 @@ class Mem0System(MemorySystem):
     search_recipe = "MEM0"
     memkb_cards = True
     builder = f"mem0ai-{SDK_VERSION}/v1"
+
+    @classmethod
+    def deviations(cls) -> list[str]:
+        """Mem0's search signals this install does not score (BM25, entity boost), the same on every store."""
+        from agents.memory.mem0.search_signals import detect_search_signals
+
+        return detect_search_signals().deviations()
 
     def __init__(self, ctx: BuildContext) -> None:
         super().__init__(ctx)

@@ -105,6 +105,11 @@ class MemorySystem(ABC):
         with the project's `memory_search` and to time both (bench/bench_memory.py)."""
         raise NotImplementedError(f"memory system {self.name} has no SDK search of its own")
 
+    @classmethod
+    def deviations(cls) -> list[str]:
+        """Labelled ways this install's system differs from the one the paper ran (run record and report)."""
+        return []
+
     def close(self) -> None:  # noqa: B027 (optional hook: most systems hold nothing to release)
         """Release SDK resources."""
 

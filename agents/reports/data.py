@@ -89,6 +89,9 @@ def build_report_data(
             )
     for note in first.config.get("notes", []):
         notes.append(str(note))
+    for deviation in dict.fromkeys(d for r in records for d in r.config.get("memory_deviations", [])):
+        runs = ", ".join(r.run_id for r in records if deviation in r.config.get("memory_deviations", []))
+        notes.append(f"deviation from the paper's setup ({runs}): {deviation}")
     sections, section_notes = collect_sections(SectionContext(driver, database, records, rows, metrics))
     notes.extend(section_notes)
     datasets = sorted({r.dataset for r in records})

@@ -191,6 +191,7 @@ def execute_batch(
             for profile_id in profiles:
                 memory_failed(profile_id, exc)
     memory_costs = {system: memory_build_costs(store, system, profiles) for system in systems}
+    memory_deviations = {system: get_memory_system(system).deviations() for system in systems}
 
     summaries: dict[str, str] = {}
     if any(r.method.needs_states for r in plan.runs):
@@ -245,6 +246,7 @@ def execute_batch(
                                 "state_summaries": summaries if run.method.needs_states else {},
                                 "memory_system": run.method.memory_system,
                                 "memory_build": memory_costs.get(run.method.memory_system or "", {}),
+                                "memory_deviations": memory_deviations.get(run.method.memory_system or "", []),
                                 "notes": notes,
                                 "llm_cache_namespace": roles.cache_namespace,
                             },

@@ -1,5 +1,6 @@
-"""Mem0 (`mem0ai` 2.2.1, non-graph) wired to the project: its LLM is the project's `memory` client, its
-embedder the project's encoder, and its vector store the evidence graph (see `vector_store`).
+"""Mem0 (`mem0ai` 2.0.20, the version of the paper's App. B.1; non-graph) wired to the project: its LLM is the
+project's `memory` client, its embedder the project's encoder, and its vector store the evidence graph (see
+`vector_store`; which of Mem0's search signals score: `search_signals`).
 
 Importing this package turns the SDK's telemetry off and points its home directory into the project's data
 directory before the SDK is imported (the SDK reads both at import time).

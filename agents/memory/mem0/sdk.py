@@ -2,7 +2,8 @@
 
 The three are registered with Mem0's provider factories under `colabench_*` names. Mem0's config models only
 accept their built-in provider names, so the config is assembled with `model_construct` (no validation) and
-handed to `Memory(config)` unchanged: the rest is Mem0's own code.
+handed to `Memory(config)` unchanged: the rest is Mem0's own code (2.0.20's default extraction prompt and
+search). Which search signals score is decided by `search_signals` (semantic only on the default install).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mem0.vector_stores.configs import VectorStoreConfig
 from agents.memory.errors import MemoryBackendError
 from agents.memory.mem0.history import PairHistory
 from agents.memory.mem0.llm import ProjectLLMConfig
+from agents.memory.mem0.search_signals import Mem0SearchSignals, align_spacy_with_signals, detect_search_signals
 from agents.memory.mem0.vector_store import GraphStoreConfig, GraphVectorStore
 from agents.memory.mem0_system import SDK_VERSION
 from graph.store import EventStore
@@ -39,6 +41,7 @@ class Mem0Handle:
     memory: Any  # mem0.Memory
     store: GraphVectorStore
     history: PairHistory
+    signals: Mem0SearchSignals
 
     def close(self) -> None:
         self.memory.close()
@@ -55,6 +58,8 @@ def open_mem0(store: EventStore, llm: Any, system: str = "mem0") -> Mem0Handle:
         raise MemoryBackendError(f"memory system {system!r} is built with mem0ai {SDK_VERSION}; {version} is installed")
     if store.encoder is None:
         raise MemoryBackendError(f"memory system {system!r} needs the project's encoder (the store has none)")
+    signals = detect_search_signals()
+    align_spacy_with_signals()
     config = MemoryConfig.model_construct(
         llm=LlmConfig.model_construct(
             provider=LLM_PROVIDER, config={"client": llm, "model": getattr(llm, "model", None)}
@@ -77,4 +82,4 @@ def open_mem0(store: EventStore, llm: Any, system: str = "mem0") -> Mem0Handle:
     vector_store = memory.vector_store
     if not isinstance(vector_store, GraphVectorStore):
         raise MemoryBackendError(f"Mem0 opened {type(vector_store).__name__}, not the graph vector store")
-    return Mem0Handle(memory=memory, store=vector_store, history=history)
+    return Mem0Handle(memory=memory, store=vector_store, history=history, signals=signals)

@@ -6,8 +6,11 @@ Reads (search, get, list) run Cypher against the graph and see the writes of the
 the build appends with the pair's MemoryPairProcessed in one transaction. A write outside a pair scope is
 refused, since every memory must derive from the turns of the pair that caused it.
 
-Mem0 also opens a second store of this provider for its entity index (collection `<name>_entities`, used only
-when spaCy is installed); that one is inert (it stores nothing, finds nothing), so entity boosts are off.
+Scoring is Mem0's local-Qdrant path of its default install (see `search_signals`): `search` returns the raw
+cosine Qdrant reports, over-fetched as Mem0 asks; `keyword_search` returns None, as Qdrant's does without
+fastembed, so Mem0 scores no BM25. Mem0 also opens a second store of this provider for its entity index
+(collection `<name>_entities`, used only when spaCy's model loads, which `search_signals` prevents); that one
+is inert (it stores nothing, finds nothing), so entity boosts are off.
 """
 
 from __future__ import annotations
@@ -215,6 +218,13 @@ class GraphVectorStore(VectorStoreBase):
                 hits.append(OutputData(id=write.memory_id, score=score, payload=self._pending_payload(write)))
         hits.sort(key=lambda h: (-(h.score or 0.0), h.id or ""))
         return hits[: int(top_k)]
+
+    def keyword_search(self, query: Any, top_k: int = 5, filters: dict[str, Any] | None = None) -> None:
+        """None: no BM25 signal, as Mem0's Qdrant store answers on the default install (no fastembed model).
+
+        Defined (not inherited) so Mem0 treats the store as one that supports keyword search, as it treats Qdrant,
+        and takes the same path; the recorded deviation says why it scores nothing."""
+        return None
 
     def get(self, vector_id: str) -> OutputData | None:
         if self.inert:
