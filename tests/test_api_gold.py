@@ -1,6 +1,7 @@
 """Gold never leaves the API without the token: a probe word planted in every gold field of one item (its
 reference answer, the LoCoMo-style adversarial answer and iKAT-style PTKB grades in its metadata, its
-requirement's text and action, a judge's rationale) appears in no response of any GraphQL query field, the
+requirement's text and action, a judge's rationale, what a quality judge quoted in its details, the error text
+of a judge's endpoint that echoed its request) appears in no response of any GraphQL query field, the
 node-properties view, the node search or the request log of an anonymous request, and in all of them for the
 token. Ids and structure stay public."""
 
@@ -27,6 +28,8 @@ REQUIREMENT = f"{ITEM}:r0"
 RUN = "gold-run"
 ATTEMPT = f"{RUN}:{ITEM}"
 JUDGMENT = f"{ATTEMPT}:accuracy"
+QUALITY = f"{ATTEMPT}:quality:evidence_grounding"
+FAILURE = f"{ATTEMPT}:judge-failure"
 LIMITS = {"max_tokens": 100_000, "max_cost": 10_000_000, "max_depth": 12, "response_cache_entries": 0}
 
 
@@ -94,6 +97,33 @@ def probe_store(mini_store: Any) -> Any:
                 ),
                 "test",
             ),
+            e.NewEvent(
+                e.AnswerJudged(
+                    judgment_id=QUALITY,
+                    attempt_id=ATTEMPT,
+                    kind="quality:evidence_grounding",
+                    score=2.0,
+                    rationale="Partly supported.",
+                    judge_model="fake-judge",
+                    prompt_name="judge_quality_evidence_grounding",
+                    prompt_version="3",
+                    prompt_sha256="c" * 64,
+                    details={"candidate_excerpt": "the clinic", "source_evidence": f"reference: {PROBE} evidence"},
+                ),
+                "test",
+            ),
+            e.NewEvent(
+                e.EndpointFailed(
+                    failure_id=FAILURE,
+                    run_id=RUN,
+                    attempt_id=ATTEMPT,
+                    role="judge",
+                    stage="judge:accuracy",
+                    error=f"HTTP 400: prompt too long: ## Reference answer {PROBE} echoed",
+                    retryable=False,
+                ),
+                "test",
+            ),
         ]
     )
     return mini_store
@@ -121,10 +151,12 @@ ROOT_ARGUMENTS: dict[str, list[dict[str, Any]]] = {
     "run": [{"id": RUN}],
     "runs": [{}],
     "attempt": [{"run": RUN, "item": ITEM}],
-    "events": [{"first": 50, "type": kind} for kind in ("ItemCreated", "RequirementMapped", "AnswerJudged")],
+    "events": [
+        {"first": 50, "type": kind} for kind in ("ItemCreated", "RequirementMapped", "AnswerJudged", "EndpointFailed")
+    ],
     "search": [{"query": "which clinic opens first", "recipe": "KEYWORD"}, {"query": "opens", "profile": "mini-p-sam"}],
-    "neighborhood": [{"id": ITEM, "depth": 2, "limit": 500}, {"id": JUDGMENT}],
-    "node": [{"id": ITEM}, {"id": REQUIREMENT}, {"id": JUDGMENT}, {"id": ATTEMPT}],
+    "neighborhood": [{"id": ITEM, "depth": 2, "limit": 500}, {"id": JUDGMENT}, {"id": QUALITY}, {"id": ATTEMPT}],
+    "node": [{"id": ITEM}, {"id": REQUIREMENT}, {"id": JUDGMENT}, {"id": QUALITY}, {"id": ATTEMPT}],
     "findNodes": [{"text": PROBE, "limit": 50}, {"text": "gold", "limit": 50}, {"text": "opens first", "limit": 50}],
     "pendingAdjudications": [{"runs": [RUN], "includeResolved": True}],
 }
@@ -178,7 +210,8 @@ def test_no_query_field_of_the_schema_shows_gold_without_the_token(client: TestC
             anonymous_bodies.append(response.json())
     # The walk did reach the planted records (so the probe's absence means something).
     text = json.dumps(anonymous_bodies)
-    for reached in (ITEM, REQUIREMENT, JUDGMENT, "RequirementMapped", "AnswerJudged", "mini-s-1-t0"):
+    for reached in (ITEM, REQUIREMENT, JUDGMENT, QUALITY, FAILURE, "RequirementMapped", "AnswerJudged",
+                    "EndpointFailed", "EndpointFailure", "mini-s-1-t0"):
         assert reached in text, reached
 
 
@@ -191,6 +224,8 @@ def test_with_the_token_every_gold_field_shows(client: TestClient) -> None:
         f"Say {PROBE} opens first.",
         f"Name {PROBE}.",
         f"The reference says {PROBE}; the answer does not.",
+        f"reference: {PROBE} evidence",
+        f"## Reference answer {PROBE} echoed",
     ):
         assert planted in shown, planted
 
@@ -210,8 +245,9 @@ def test_requirements_and_judgments_keep_their_ids_and_structure_and_list_what_w
         "facts": [{"id": "mini-f-tattoo"}],
         "spans": [{"docId": "mini-blood-donation", "startLine": 4, "endLine": 4}],
     }
-    assert data["attempt"]["judgments"] == [
-        {"id": JUDGMENT, "verdict": "fail", "rationale": None, "redactedFields": ["rationale"]}
+    assert sorted(data["attempt"]["judgments"], key=lambda j: j["id"]) == [
+        {"id": JUDGMENT, "verdict": "fail", "rationale": None, "redactedFields": ["rationale", "details"]},
+        {"id": QUALITY, "verdict": None, "rationale": None, "redactedFields": ["rationale", "details"]},
     ]
     shown = data_of(gql(client, query, token=TOKEN))
     assert shown["requirement"]["text"] == f"Say {PROBE} opens first." and shown["requirement"]["redactedFields"] == []

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache, request_key
+from agents.llm.error_text import without_request_text
 from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
 from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
@@ -249,16 +250,16 @@ class LLMClient:
                 if status not in _RETRY_STATUS and status < 500:
                     raise LLMRefusedError(
                         f"role {self.role!r}: {public_url(str(s.base_url))} refused the request for model "
-                        f"{s.model!r} with HTTP {status}: {_short(exc.message)}"
+                        f"{s.model!r} with HTTP {status}: {_short(without_request_text(exc.message, request))}"
                     ) from exc
                 last_problem = f"HTTP {status}"
                 last_retry_after = _retry_after(exc)
             except openai.APITimeoutError:
                 last_problem = f"timeout after {s.timeout_s:g} s"
             except openai.APIConnectionError as exc:
-                last_problem = f"connection failed ({_short(str(exc))})"
+                last_problem = f"connection failed ({_short(without_request_text(str(exc), request))})"
             except (openai.APIResponseValidationError, _MalformedReplyError, json.JSONDecodeError, ValueError) as exc:
-                last_problem = f"malformed reply ({_short(str(exc))})"
+                last_problem = f"malformed reply ({_short(without_request_text(str(exc), request))})"
         raise LLMUnavailableError(
             f"role {self.role!r}: {public_url(str(s.base_url))} (model {s.model!r}) kept failing: {last_problem} "
             f"after {s.max_retries + 1} request(s); check the endpoint, or raise max_retries / timeout_s"
