@@ -183,7 +183,7 @@ def test_memory_judges_match_hand_computed_scores_with_all_and_valid_denominator
     event = next(e for e in mq_store.read() if e.type == "MemoryJudged")
     hidden = redact_event("MemoryJudged", event.payload, found)
     # the judge's details are gold whole (by the record), like its reason
-    assert hidden["reason"] is None and found[0] == "reason" and hidden["details"] in (None, {})
+    assert hidden["reason"] is None and "reason" in found and hidden["details"] in (None, {})
     found = []
     redacted = redact_gold(data, found)
     assert all(r["reason"] is None for r in redacted["systems"][0]["memory_judgments"])
