@@ -11,7 +11,9 @@ Gold is what a passing answer must contain or what grades it, and any text writt
   it belongs to, not field by field); an Adjudication's reason (a person's why, which may quote the reference);
 * `RECORD_KINDS`, kinds decided by the record itself: an endpoint failure of a role whose requests carry gold
   (a judge's, a synthesis role's; `agents.llm.settings.GOLD_ROLES`) keeps its error text as gold, since an
-  endpoint may echo the request it refused (the judge's input: the reference answer) in its error body.
+  endpoint may echo the request it refused (the judge's input: the reference answer) in its error body; a turn
+  whose metadata says it states an item's reference answer (`graph.events.REFERENCE_ANSWER_OF`: iKAT's
+  canonical responses, public history of the later turns) keeps its text as gold.
 
 Kinds are known from a node's label, an event's type (`EVENT_KINDS`) or, in report data, from the key of the
 list holding the records (`CONTAINER_KINDS`). Ids and structure (which turns, facts, sessions and document
@@ -26,6 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agents.llm.settings import role_carries_gold
+from graph.events import REFERENCE_ANSWER_OF
 
 GOLD_KEYS = frozenset({"reference_answer", "adversarial_answer", "ptkb_rel_nist", "ptkb_rel_org"})
 
@@ -45,6 +48,8 @@ GOLD_FIELDS: dict[str, frozenset[str]] = {
     # An endpoint failure of a gold-bearing request (see RECORD_KINDS): its error text, as stored on the event
     # and node (`error`) and as the report's per-role summary lists it (`latest_error`).
     "GoldEndpointFailure": frozenset({"error", "latest_error"}),
+    # A turn that states an item's reference answer (iKAT's canonical response; see RECORD_KINDS).
+    "AnswerTurn": frozenset({"text", "text_chars"}),
 }
 
 
@@ -52,8 +57,26 @@ def _endpoint_failure_kind(record: Mapping[str, Any]) -> str | None:
     return "GoldEndpointFailure" if role_carries_gold(str(record.get("role") or "")) else None
 
 
+def _turn_kind(record: Mapping[str, Any]) -> str | None:
+    return "AnswerTurn" if states_reference_answer(record) else None
+
+
+def states_reference_answer(turn: Mapping[str, Any]) -> bool:
+    """True for a turn (node properties or TurnAppended payload) whose text is an item's reference answer."""
+    metadata = turn.get("metadata")
+    if isinstance(metadata, str):
+        try:
+            metadata = json.loads(metadata)
+        except ValueError:
+            return False
+    return isinstance(metadata, dict) and bool(metadata.get(REFERENCE_ANSWER_OF))
+
+
 # Kinds whose gold fields depend on the record: kind -> the GOLD_FIELDS kind of one record (None: no gold field).
-RECORD_KINDS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {"EndpointFailure": _endpoint_failure_kind}
+RECORD_KINDS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "EndpointFailure": _endpoint_failure_kind,
+    "Turn": _turn_kind,
+}
 
 # Keys whose value belongs to the record holding them (a judgment's `details`): redacted as that record's kind.
 _OWN_PARTS = frozenset({"details"})
@@ -61,11 +84,11 @@ _OWN_PARTS = frozenset({"details"})
 EVENT_KINDS = {"RequirementMapped": "Requirement", "AnswerJudged": "Judgment", "AnswerAdjudicated": "Adjudication",
                "QaAnswerJudged": "QaJudgment", "MemoryJudged": "MemoryJudgment",
                "SynthesisDraftRecorded": "SynthesisDraft", "ItemVerified": "Verification",
-               "EndpointFailed": "EndpointFailure"}
+               "EndpointFailed": "EndpointFailure", "TurnAppended": "Turn"}
 
 CONTAINER_KINDS = {"requirements": "Requirement", "judgments": "Judgment", "adjudications": "Adjudication",
                    "qa_judgments": "QaJudgment", "memory_judgments": "MemoryJudgment",
-                   "endpoint_failures": "EndpointFailure"}
+                   "endpoint_failures": "EndpointFailure", "turns": "Turn"}
 
 KNOWN_KINDS = frozenset(GOLD_FIELDS) | frozenset(RECORD_KINDS)
 
