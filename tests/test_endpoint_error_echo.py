@@ -86,3 +86,51 @@ def test_an_error_that_shares_no_run_of_words_with_the_request_is_kept_as_it_is(
     request = {"messages": [{"role": "user", "content": SECRET_TEXT}]}
     error = "maximum context length is 8192 tokens; the answer was long"
     assert without_request_text(error, request) == error
+
+
+def test_the_endpoint_error_chained_under_the_refusal_holds_no_request_text_either(client: LLMClient) -> None:
+    with pytest.raises(LLMRefusedError) as caught:
+        client.chat([{"role": "user", "content": SECRET_TEXT}])
+    cause = caught.value.__cause__
+    assert cause is not None and "too long for the proxy" in str(cause)
+    assert "plasma" not in str(cause) and _shared_runs(str(cause), SECRET_TEXT) == []
+
+
+def _judge_refusal(extra: str) -> LLMRefusedError:
+    def refuse(body: dict[str, Any]) -> Reply:
+        raise HttpError(400, f"refused ({extra}): " + json.dumps(body))
+
+    with FakeOpenAI(refuse) as fake:
+        settings = load_role_settings(
+            "judge", base_url=fake.base_url, model="fake", api_key="k", retry_base_s=0.0, max_retries=0
+        )
+        llm = LLMClient(settings, cache=None, ledger=UsageLedger())
+        try:
+            llm.chat([{"role": "user", "content": SECRET_TEXT}])
+        except LLMRefusedError as exc:
+            return exc
+        finally:
+            llm.close()
+    raise AssertionError("the fake endpoint did not refuse")
+
+
+def test_the_debug_log_keeps_a_judge_failures_frames_but_not_its_messages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cli.debug_log import WITHHELD, record_traceback
+
+    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COLABENCH_DEBUG", "0")
+    judge_error = _judge_refusal("zqxgoldprobe")
+    assert judge_error.carries_gold and "zqxgoldprobe" in str(judge_error)
+    path = record_traceback(judge_error)
+    assert path is not None
+    log = Path(path).read_text(encoding="utf-8")
+    assert "Traceback (most recent call last)" in log and "client.py" in log and "LLMRefusedError" in log
+    assert WITHHELD in log and "zqxgoldprobe" not in log and "plasma" not in log
+    # an answerer's failure is not gold: its (request-free) message stays in the log
+    answerer_error = LLMRefusedError("role 'answerer': refused with HTTP 400: zqxpublicnote")
+    answerer_error.role = "answerer"
+    assert not answerer_error.carries_gold
+    record_traceback(answerer_error)
+    assert "zqxpublicnote" in Path(path).read_text(encoding="utf-8")

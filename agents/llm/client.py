@@ -246,20 +246,23 @@ class LLMClient:
                 with self._slots:
                     return self._send_once(request, key)
             except openai.APIStatusError as exc:
+                _without_request_text(exc, request)
                 status = exc.status_code
                 if status not in _RETRY_STATUS and status < 500:
                     raise LLMRefusedError(
                         f"role {self.role!r}: {public_url(str(s.base_url))} refused the request for model "
-                        f"{s.model!r} with HTTP {status}: {_short(without_request_text(exc.message, request))}"
+                        f"{s.model!r} with HTTP {status}: {_short(exc.message)}"
                     ) from exc
                 last_problem = f"HTTP {status}"
                 last_retry_after = _retry_after(exc)
             except openai.APITimeoutError:
                 last_problem = f"timeout after {s.timeout_s:g} s"
             except openai.APIConnectionError as exc:
-                last_problem = f"connection failed ({_short(without_request_text(str(exc), request))})"
+                _without_request_text(exc, request)
+                last_problem = f"connection failed ({_short(str(exc))})"
             except (openai.APIResponseValidationError, _MalformedReplyError, json.JSONDecodeError, ValueError) as exc:
-                last_problem = f"malformed reply ({_short(without_request_text(str(exc), request))})"
+                _without_request_text(exc, request)
+                last_problem = f"malformed reply ({_short(str(exc))})"
         raise LLMUnavailableError(
             f"role {self.role!r}: {public_url(str(s.base_url))} (model {s.model!r}) kept failing: {last_problem} "
             f"after {s.max_retries + 1} request(s); check the endpoint, or raise max_retries / timeout_s"
@@ -406,6 +409,18 @@ def is_strict_compatible(schema: dict[str, Any]) -> bool:
         return True
 
     return walk(schema)
+
+
+def _without_request_text(exc: BaseException, request: dict[str, Any]) -> None:
+    """Rewrite `exc`'s message without the request's words: it stays chained to the LLMError raised from it, so
+    a traceback (the CLI's debug log) would otherwise print the body of an endpoint that echoed the request."""
+    if isinstance(exc, json.JSONDecodeError):
+        exc.doc = ""  # the reply's text, not printed but kept on the exception
+    message = without_request_text(str(exc), request)
+    exc.args = (message,)
+    if isinstance(exc, openai.APIError):
+        exc.message = message
+        exc.body = None
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:
