@@ -1,8 +1,9 @@
 """The answer-quality judge is blind (App. D.2, issue 22 item 5): its requests for two methods' attempts at one
-item, MemKB (on raw-turn cards, with S(H) in its prompt and memkb_search) and Raw turns + Hybrid (memory_search
-then kb_search), carry no method marker — no tool, method or memory-system name, no S(H) text or state id, no
-linked document ids, no memory id — and the tool calls come in the same shape for both. The accuracy judge of
-the same MemKB attempt still gets the S(H) block and the returns as the agent saw them (App. D.1)."""
+item (MemKB, with S(H) in its prompt and memkb_search, and Mem0 + Hybrid, with memory_search then kb_search, on
+Mem0's memories; and the same pair on raw-turn cards) carry no method marker: no tool, method or memory-system
+name, no S(H) text or state id, no linked document ids, no memory id; and the tool calls come in the same shape
+for both. The accuracy judge of the same MemKB attempt still gets the S(H) block and the returns as the agent
+saw them (App. D.1)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from agents.runs.plan import RunOptions, plan_batch
 from agents.runs.runner import execute_batch
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.mem0_script import Mem0Script
 from tests.fake_openai.policy import AutoPolicy, schema_title
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
@@ -37,18 +39,30 @@ def _text(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content") or "") for m in body["messages"])
 
 
-@pytest.fixture(scope="module")
-def requests(mini_store: EventStore, mini_retriever: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+# Each pair: MemKB and the baseline over the same memories (the paper's headline pair, on Mem0's memories built
+# through the scripted extractor; and the pair on raw-turn cards, which needs no extraction).
+PAIRS = {"mem0": "MEMKB,MEM0", "raw_turns": "MEMKB_RAW_TURNS,RAW_TURNS"}
+
+
+@pytest.fixture(scope="module", params=list(PAIRS))
+def requests(
+    request: pytest.FixtureRequest,
+    mini_store: EventStore,
+    mini_retriever: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Any]:
     cache = tmp_path_factory.mktemp("blind") / "cache.sqlite"
-    with FakeOpenAI(AutoPolicy()) as fake:
-        base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
-        roles = LLMRoles(overrides={r: dict(base) for r in ("answerer", "judge", "state")}, cache_path=cache)
+    with FakeOpenAI(Mem0Script(fallback=AutoPolicy())) as fake:
+        base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 30.0}
+        roles = LLMRoles(
+            overrides={r: dict(base) for r in ("answerer", "judge", "state", "memory")}, cache_path=cache
+        )
         prompts = PromptSet()
         assert mini_store.encoder is not None
         try:
             plan = plan_batch(
                 mini_store,
-                parse_methods("MEMKB_RAW_TURNS,RAW_TURNS"),
+                parse_methods(PAIRS[request.param]),
                 RunOptions(dataset="mini", judges=("accuracy", "quality"), fresh=True, items=1),
                 roles,
                 prompts,
