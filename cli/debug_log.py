@@ -3,7 +3,8 @@
 
 The traceback is redacted of gold: when an error of the chain `carries_gold` (graph.errors.ColabenchError: the
 failure of a judge's or a synthesis role's request, whose endpoint may have echoed the reference answer), its
-message and those of the exceptions it was raised from are withheld; the frames (where it happened) stay."""
+message and those of the exceptions it was raised from are withheld; the frames (where it happened) stay. A
+pydantic ValidationError in the chain is written without the input values it would quote."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import os
 import sys
 import time
 import traceback
+
+from pydantic import ValidationError
 
 from graph.paths import data_dir
 
@@ -45,19 +48,31 @@ def _chain(exc: BaseException) -> list[BaseException]:
     return out
 
 
+def _message(error: BaseException) -> str:
+    """An exception's message; a pydantic ValidationError's without the input values it would quote (a
+    rejected record's fields: a reference answer, a requirement's text)."""
+    if isinstance(error, ValidationError):
+        problems = error.errors(include_input=False, include_url=False)
+        where = [".".join(str(p) for p in e.get("loc", ())) or "(value)" for e in problems]
+        return f"{len(problems)} validation error(s): " + "; ".join(
+            f"{w}: {e.get('msg', '')}" for w, e in zip(where, problems, strict=True)
+        )
+    return str(error)
+
+
 def format_traceback(exc: BaseException) -> str:
     """The traceback of `exc` as Python prints it, but without the messages of a gold-carrying error and of the
-    exceptions under it."""
+    exceptions under it, and without the input values a validation error quotes."""
     chain = _chain(exc)
     gold_at = next((i for i, e in enumerate(chain) if getattr(e, "carries_gold", False)), None)
-    if gold_at is None:
+    if gold_at is None and not any(isinstance(e, ValidationError) for e in chain):
         return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     parts = []
     for index in range(len(chain) - 1, -1, -1):
         error = chain[index]
         frames = "".join(traceback.format_tb(error.__traceback__)) if error.__traceback__ is not None else ""
         head = "Traceback (most recent call last):\n" if frames else ""
-        message = WITHHELD if index >= gold_at else str(error)
+        message = WITHHELD if gold_at is not None and index >= gold_at else _message(error)
         parts.append(f"{head}{frames}{type(error).__module__}.{type(error).__qualname__}: {message}\n")
     return "\nwhich led to:\n\n".join(parts)
 

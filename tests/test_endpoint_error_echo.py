@@ -134,3 +134,28 @@ def test_the_debug_log_keeps_a_judge_failures_frames_but_not_its_messages(
     assert not answerer_error.carries_gold
     record_traceback(answerer_error)
     assert "zqxpublicnote" in Path(path).read_text(encoding="utf-8")
+
+
+def test_the_debug_log_writes_a_chained_validation_error_without_its_input_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import ValidationError
+
+    from cli.debug_log import record_traceback
+    from graph.events import ItemCreated
+    from ingest.errors import InputError, Problem
+
+    monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COLABENCH_DEBUG", "0")
+    record = {"item_id": "i", "profile_id": 3, "reference_answer": "zqx" + "goldprobe answer"}  # not in a source line
+    try:
+        try:
+            ItemCreated.model_validate(record)
+        except ValidationError as invalid:
+            raise InputError([Problem("items.jsonl", 1, "profile_id", "not a string")]) from invalid
+    except InputError as exc:
+        path = record_traceback(exc)
+    assert path is not None
+    log = Path(path).read_text(encoding="utf-8")
+    assert "ValidationError" in log and "profile_id" in log and "Traceback (most recent call last)" in log
+    assert "zqxgoldprobe" not in log
