@@ -159,3 +159,14 @@ def test_the_debug_log_writes_a_chained_validation_error_without_its_input_value
     log = Path(path).read_text(encoding="utf-8")
     assert "ValidationError" in log and "profile_id" in log and "Traceback (most recent call last)" in log
     assert "zqxgoldprobe" not in log
+
+
+def test_an_echo_cut_by_the_scan_limit_leaves_no_tail_of_request_words() -> None:
+    from agents.llm.error_text import MAX_SCANNED_CHARS
+
+    content = " ".join(f"word{i}" for i in range(8000))  # longer than the scanned part
+    request = {"messages": [{"role": "user", "content": content}]}
+    for shift in range(6):  # wherever the cut falls inside a word or between words
+        kept = without_request_text("x" * shift + " echo: " + content, request)
+        assert kept.rstrip().endswith(REMOVED), kept[-80:]
+        assert len(kept) < MAX_SCANNED_CHARS

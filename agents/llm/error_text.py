@@ -5,7 +5,8 @@ Many proxies and servers echo the request they refused in the error body (`{"err
 history; the error text goes into `EndpointFailed` events, reports and public pages. So before an error body is
 kept it is cut to `MAX_SCANNED_CHARS`, and every run of at least `ECHO_WORDS` consecutive words that also occurs
 in the request (its messages, tools and parameters, compared word by word, case-folded, after undoing JSON string
-escapes, so an echo inside a JSON body is found too) is replaced by `REMOVED`.
+escapes, so an echo inside a JSON body is found too) is replaced by `REMOVED`; when the cut falls inside an
+echo, the fewer-than-`ECHO_WORDS` words between the last removed run and the cut go too.
 """
 
 from __future__ import annotations
@@ -97,6 +98,15 @@ def without_request_text(error: str, request: Any) -> str:
     for i in range(len(words) - ECHO_WORDS + 1):
         if tuple(w for w, _, _ in words[i : i + ECHO_WORDS]) in grams:
             for j in range(i, i + ECHO_WORDS):
+                hidden[j] = True
+    if len(error) > MAX_SCANNED_CHARS:
+        # The cut may split an echo: the few words between its last removed run and the cut (the cut word too)
+        # are too short a run to match, but are the request's.
+        tail = 0
+        while tail < len(words) and tail < ECHO_WORDS and not hidden[len(words) - 1 - tail]:
+            tail += 1
+        if tail < ECHO_WORDS and tail < len(words):
+            for j in range(len(words) - tail, len(words)):
                 hidden[j] = True
     out: list[str] = []
     cursor = 0
