@@ -1,7 +1,8 @@
 """Judge request size per attempt on the bundled sample (prints median / p95 characters), with the judge inputs
 of issue 10 (every Search/Read return whole, whole grader documents, the S(H) block) and with the earlier rule
 (each return cut at 6,000 characters, each grader document cut to 12,000 characters around its requirement
-spans, no S(H)), re-rendered from the same attempts.
+spans, no S(H)), re-rendered from the same attempts; and the blind quality judge's request (issue 22 item 5: no
+S(H), the tool calls in one shape for every method; the `evidence_grounding` prompt) for the same attempts.
 
 Uses a throwaway Neo4j (bench/neo4j_for_bench.py) holding the sample and the scripted fake server (AutoPolicy:
 memory search when offered, knowledge search, a 100-line read of the top document, answer); the accuracy judge.
@@ -66,6 +67,12 @@ def earlier_size(store: EventStore, materials: MaterialSource, prompts: PromptSe
     return chars(render_messages(prompts["judge_accuracy"], **values))
 
 
+def blind_size(materials: MaterialSource, prompts: PromptSet, attempt_id: str) -> int:
+    """The blind quality judge's request of this attempt (one dimension; the five differ only in the rubric)."""
+    material = materials.material(attempt_id)
+    return chars(render_messages(prompts["judge_quality_evidence_grounding"], **material.blind_values()))
+
+
 def p95(values: list[int]) -> float:
     ordered = sorted(values)
     return float(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))])
@@ -108,9 +115,15 @@ def main() -> None:
         now = [chars(b["messages"]) for b in fake.requests if schema_title(b) == "AccuracyOut"]
         materials = MaterialSource(driver, store.database)
         before = [earlier_size(store, materials, prompts, r.attempt_id(i)) for r in plan.runs for i in plan.item_ids]
+        blind = [blind_size(materials, prompts, r.attempt_id(i)) for r in plan.runs for i in plan.item_ids]
     print(f"judge (accuracy) request size per attempt, {len(now)} attempts ({args.methods} x {args.items} items)")
     print(f"{'rule':<34}{'median':>10}{'p95':>10}{'max':>10}")
-    for label, values in (("earlier (cut returns, no S(H))", before), ("issue 10 (whole, with S(H))", now)):
+    rules = (
+        ("earlier (cut returns, no S(H))", before),
+        ("issue 10 (whole, with S(H))", now),
+        ("blind quality (no S(H), uniform)", blind),
+    )
+    for label, values in rules:
         print(f"{label:<34}{statistics.median(values):>10,.0f}{p95(values):>10,.0f}{max(values):>10,}")
 
 

@@ -8,7 +8,14 @@ class ColabenchError(Exception):
     """Root of every expected failure (bad input, an unknown id, a missing prerequisite, a service that is not
     reachable). The CLI shows these as one message and the API maps them by type; any other exception is a bug
     and keeps its traceback. Each room has its own subclasses (GraphError, InputError, QueryError, LLMError,
-    MemorySystemError, ApiError, ...)."""
+    MemorySystemError, ApiError, ...).
+
+    `carries_gold`: the message may hold gold (a judge's endpoint answering with its request, the reference
+    answer, in an error body): the debug log keeps the traceback without the message (cli/debug_log.py)."""
+
+    @property
+    def carries_gold(self) -> bool:
+        return False
 
 
 class UsageError(ColabenchError, ValueError):

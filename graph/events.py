@@ -196,8 +196,14 @@ class ToolCallRecord(BaseModel):
     returned_doc_ids: list[Identifier] = Field(default_factory=list)
 
 
+# TurnAppended.metadata key naming the item whose reference answer is this turn's text (iKAT: the canonical
+# response of turn n is item n's answer and public history of turn n+1): the turn's text is gold by the record.
+REFERENCE_ANSWER_OF = "reference_answer_of"
+
+
 class TurnAppended(DomainEvent):
-    """One message of a session; `ordinal` orders turns inside the session (NEXT links them)."""
+    """One message of a session; `ordinal` orders turns inside the session (NEXT links them). A turn whose
+    `metadata[REFERENCE_ANSWER_OF]` names an item states that item's reference answer: its text is gold."""
 
     TYPE: ClassVar[str] = "TurnAppended"
     KEY: ClassVar[tuple[str, ...]] = ("turn_id",)

@@ -1,6 +1,8 @@
 """Gold never leaves the API without the token: a probe word planted in every gold field of one item (its
 reference answer, the LoCoMo-style adversarial answer and iKAT-style PTKB grades in its metadata, its
-requirement's text and action, a judge's rationale) appears in no response of any GraphQL query field, the
+requirement's text and action, a judge's rationale, what a quality judge quoted in its details, the error text
+of a judge's endpoint that echoed its request, an iKAT-style turn stating the reference answer) appears in no
+response of any GraphQL query field, the
 node-properties view, the node search or the request log of an anonymous request, and in all of them for the
 token. Ids and structure stay public."""
 
@@ -27,6 +29,9 @@ REQUIREMENT = f"{ITEM}:r0"
 RUN = "gold-run"
 ATTEMPT = f"{RUN}:{ITEM}"
 JUDGMENT = f"{ATTEMPT}:accuracy"
+QUALITY = f"{ATTEMPT}:quality:evidence_grounding"
+FAILURE = f"{ATTEMPT}:judge-failure"
+ANSWER_TURN = "gold-answer-turn"
 LIMITS = {"max_tokens": 100_000, "max_cost": 10_000_000, "max_depth": 12, "response_cache_entries": 0}
 
 
@@ -66,6 +71,17 @@ def probe_store(mini_store: Any) -> Any:
                 "test",
             ),
             e.NewEvent(
+                e.TurnAppended(
+                    turn_id=ANSWER_TURN,
+                    session_id="mini-s-1",
+                    ordinal=90,
+                    role="assistant",
+                    text=f"Canonical response: {PROBE} opens first.",
+                    metadata={e.REFERENCE_ANSWER_OF: ITEM},
+                ),
+                "test",
+            ),
+            e.NewEvent(
                 e.RunStarted(
                     run_id=RUN,
                     method="HYBRID",
@@ -94,6 +110,33 @@ def probe_store(mini_store: Any) -> Any:
                 ),
                 "test",
             ),
+            e.NewEvent(
+                e.AnswerJudged(
+                    judgment_id=QUALITY,
+                    attempt_id=ATTEMPT,
+                    kind="quality:evidence_grounding",
+                    score=2.0,
+                    rationale="Partly supported.",
+                    judge_model="fake-judge",
+                    prompt_name="judge_quality_evidence_grounding",
+                    prompt_version="3",
+                    prompt_sha256="c" * 64,
+                    details={"candidate_excerpt": "the clinic", "source_evidence": f"reference: {PROBE} evidence"},
+                ),
+                "test",
+            ),
+            e.NewEvent(
+                e.EndpointFailed(
+                    failure_id=FAILURE,
+                    run_id=RUN,
+                    attempt_id=ATTEMPT,
+                    role="judge",
+                    stage="judge:accuracy",
+                    error=f"HTTP 400: prompt too long: ## Reference answer {PROBE} echoed",
+                    retryable=False,
+                ),
+                "test",
+            ),
         ]
     )
     return mini_store
@@ -114,17 +157,20 @@ ROOT_ARGUMENTS: dict[str, list[dict[str, Any]]] = {
     "profiles": [{}],
     "fact": [{"id": "mini-f-tattoo"}],
     "session": [{"id": "mini-s-1"}],
-    "turn": [{"id": "mini-s-1-t0"}],
+    "turn": [{"id": "mini-s-1-t0"}, {"id": ANSWER_TURN}],
     "document": [{"id": "mini-blood-donation"}],
     "memory": [{"id": "no-such-memory"}],
     "state": [{"id": "no-such-state"}],
     "run": [{"id": RUN}],
     "runs": [{}],
     "attempt": [{"run": RUN, "item": ITEM}],
-    "events": [{"first": 50, "type": kind} for kind in ("ItemCreated", "RequirementMapped", "AnswerJudged")],
+    "events": [
+        *({"first": 50, "type": k} for k in ("ItemCreated", "RequirementMapped", "AnswerJudged", "EndpointFailed")),
+        {"first": 500, "type": "TurnAppended"},
+    ],
     "search": [{"query": "which clinic opens first", "recipe": "KEYWORD"}, {"query": "opens", "profile": "mini-p-sam"}],
-    "neighborhood": [{"id": ITEM, "depth": 2, "limit": 500}, {"id": JUDGMENT}],
-    "node": [{"id": ITEM}, {"id": REQUIREMENT}, {"id": JUDGMENT}, {"id": ATTEMPT}],
+    "neighborhood": [{"id": ITEM, "depth": 2, "limit": 500}, {"id": JUDGMENT}, {"id": QUALITY}, {"id": ATTEMPT}],
+    "node": [{"id": n} for n in (ITEM, REQUIREMENT, JUDGMENT, QUALITY, ATTEMPT, ANSWER_TURN)],
     "findNodes": [{"text": PROBE, "limit": 50}, {"text": "gold", "limit": 50}, {"text": "opens first", "limit": 50}],
     "pendingAdjudications": [{"runs": [RUN], "includeResolved": True}],
 }
@@ -178,7 +224,8 @@ def test_no_query_field_of_the_schema_shows_gold_without_the_token(client: TestC
             anonymous_bodies.append(response.json())
     # The walk did reach the planted records (so the probe's absence means something).
     text = json.dumps(anonymous_bodies)
-    for reached in (ITEM, REQUIREMENT, JUDGMENT, "RequirementMapped", "AnswerJudged", "mini-s-1-t0"):
+    for reached in (ITEM, REQUIREMENT, JUDGMENT, QUALITY, FAILURE, ANSWER_TURN, "RequirementMapped", "AnswerJudged",
+                    "EndpointFailed", "EndpointFailure", "mini-s-1-t0"):
         assert reached in text, reached
 
 
@@ -191,6 +238,9 @@ def test_with_the_token_every_gold_field_shows(client: TestClient) -> None:
         f"Say {PROBE} opens first.",
         f"Name {PROBE}.",
         f"The reference says {PROBE}; the answer does not.",
+        f"reference: {PROBE} evidence",
+        f"## Reference answer {PROBE} echoed",
+        f"Canonical response: {PROBE} opens first.",
     ):
         assert planted in shown, planted
 
@@ -210,8 +260,9 @@ def test_requirements_and_judgments_keep_their_ids_and_structure_and_list_what_w
         "facts": [{"id": "mini-f-tattoo"}],
         "spans": [{"docId": "mini-blood-donation", "startLine": 4, "endLine": 4}],
     }
-    assert data["attempt"]["judgments"] == [
-        {"id": JUDGMENT, "verdict": "fail", "rationale": None, "redactedFields": ["rationale"]}
+    assert sorted(data["attempt"]["judgments"], key=lambda j: j["id"]) == [
+        {"id": JUDGMENT, "verdict": "fail", "rationale": None, "redactedFields": ["rationale", "details"]},
+        {"id": QUALITY, "verdict": None, "rationale": None, "redactedFields": ["rationale", "details"]},
     ]
     shown = data_of(gql(client, query, token=TOKEN))
     assert shown["requirement"]["text"] == f"Say {PROBE} opens first." and shown["requirement"]["redactedFields"] == []
@@ -242,8 +293,11 @@ def test_node_search_finds_requirements_by_their_words_only_with_the_token(clien
     by_id = data_of(gql(client, query, {"t": REQUIREMENT}))["findNodes"]
     assert {"id": REQUIREMENT, "caption": REQUIREMENT, "matched": "id"} in by_id
     with_token = data_of(gql(client, query, {"t": PROBE}, token=TOKEN))["findNodes"]
-    assert [(h["id"], h["matched"]) for h in with_token] == [(REQUIREMENT, "text")]
-    assert PROBE in with_token[0]["caption"]
+    assert sorted((h["id"], h["matched"]) for h in with_token) == [(ANSWER_TURN, "text"), (REQUIREMENT, "text")]
+    assert all(PROBE in h["caption"] for h in with_token)
+    # the answer turn found by its id without the token is captioned with its id, not its text
+    by_turn_id = data_of(gql(client, query, {"t": ANSWER_TURN}))["findNodes"]
+    assert {"id": ANSWER_TURN, "caption": ANSWER_TURN, "matched": "id"} in by_turn_id
 
 
 def test_request_logs_never_carry_gold_from_responses_or_variables(

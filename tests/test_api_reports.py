@@ -76,6 +76,10 @@ def test_report_json_without_the_token_has_no_reference_answer_and_lists_what_wa
             for j, _ in enumerate(item["requirements"]):
                 assert {f"items[{i}].requirements[{j}].text", f"items[{i}].requirements[{j}].action"} <= hidden
         assert any(path.endswith(".rationale") for path in hidden)
+        # a judge's details are gold whole (by the record): every attempt's judgments[].details is null
+        judgments = [j for item in data["items"] for a in item["attempts"].values() for j in a.get("judgments", [])]
+        assert judgments and all(j["details"] is None for j in judgments if j["id"])
+        assert any(path.endswith(".details") for path in hidden)
         # Everything that is not gold is still there: ids and structure of requirements, verdicts.
         first = data["items"][0]["requirements"][0]
         assert first["id"] and first["statements"] and first["spans"] and data["runs"][0]["metrics"]["n_items"] == 4

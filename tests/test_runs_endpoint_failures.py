@@ -233,11 +233,21 @@ def test_judge_refused_with_http_400_leaves_an_event_and_a_non_zero_exit(
     failures = rows(
         mini_store,
         "MATCH (a:Attempt {item_id: 'i-mini-01'})-[:FAILED_WITH]->(f:EndpointFailure {role: 'judge'}) "
-        "RETURN f.stage AS stage, f.error AS error, f.retryable AS retryable, a.status AS status",
+        "RETURN f.stage AS stage, f.error AS error, f.retryable AS retryable, a.status AS status, f.run_id AS run",
     )
     assert len(failures) == 1
     assert failures[0]["stage"] == "judge:accuracy" and failures[0]["status"] == "answered"
     assert "HTTP 400" in failures[0]["error"] and failures[0]["retryable"] is False
+    # A judge's request carries gold, so its error text does too: the report's free-text note does not quote
+    # it, and its endpoint_failures row shows it only with the token (redaction by the record's role).
+    from api.schema.redaction import redact_gold
+
+    data = build_report_data(mini_store.driver, "neo4j", [failures[0]["run"]], resamples=50)
+    notes = [n for n in data["notes"] if "judge endpoint error(s)" in n]
+    assert notes and not any("exceeds the available context size" in n for n in notes)
+    row = data["runs"][0]["endpoint_failures"][0]
+    assert row["role"] == "judge" and "exceeds the available context size" in row["latest_error"]
+    assert "exceeds the available context size" not in json.dumps(redact_gold(data, []))
 
 
 def test_resuming_an_answered_but_unjudged_attempt_judges_it_without_answering_it_again(

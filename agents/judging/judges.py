@@ -118,13 +118,15 @@ def judge_quality(
     *,
     dimensions: list[str] | None = None,
 ) -> list[AnswerJudged]:
-    """One blind call per dimension (all five by default); kind `quality:<dimension>`, score 1-5."""
+    """One blind call per dimension (all five by default); kind `quality:<dimension>`, score 1-5. The judge sees
+    no method marker: `JudgeMaterial.blind_values` (no S(H), tool calls in one shape for every method)."""
     verdicts: list[AnswerJudged] = []
     for dimension in dimensions if dimensions is not None else list(QUALITY_DIMENSIONS):
         template = prompts[f"judge_quality_{dimension}"]
         kind = f"quality:{dimension}"
         try:
-            reply = llm.structured(render_messages(template, **material.values()), QualityOut, name="quality_score")
+            messages = render_messages(template, **material.blind_values())
+            reply = llm.structured(messages, QualityOut, name="quality_score")
         except LLMOutputError as exc:
             verdicts.append(_invalid(attempt_id, kind, llm, template, exc))
             continue

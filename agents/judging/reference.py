@@ -27,6 +27,7 @@ from typing import Any
 from neo4j import Driver
 
 from agents.history import load_public_history, render_history
+from agents.judging.blind_evidence import render_blind_evidence
 from agents.judging.item_kinds import ItemTraits
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
@@ -52,6 +53,8 @@ class JudgeMaterial:
     evidence: str
     answer: str
     states: str = NO_STATES
+    # the tool calls as the blind quality judge sees them (agents/judging/blind_evidence.py)
+    blind_evidence: str | None = None
     context: dict[str, Any] | None = field(default=None, compare=False)
     # question type, labels, metadata: which judges apply (agents/judging/item_kinds.py); never a prompt value
     traits: ItemTraits = field(default_factory=ItemTraits, compare=False)
@@ -68,6 +71,16 @@ class JudgeMaterial:
             "evidence": self.evidence,
             "answer": self.answer,
         }
+
+    def blind_values(self) -> dict[str, str]:
+        """What the blind quality judge's prompts are filled with: no S(H) block, and the tool calls in the one
+        shape every method's take (App. D.2; the accuracy judge keeps `values()`, App. D.1)."""
+        if self.blind_evidence is None:
+            raise ValueError(f"judge material of item {self.item_id} has no blind rendering of its tool calls")
+        values = self.values()
+        del values["states"]
+        values["evidence"] = self.blind_evidence
+        return values
 
     def size(self) -> int:
         """Characters of all sections (what the budget counts)."""
@@ -151,6 +164,7 @@ class MaterialSource:
             requirement_ids=tuple(str(r["id"]) for r in ref["requirements"]),
             documents=render_documents(ref["support"], ref["history_docs"], span_lines),
             evidence=render_evidence(trace["calls"]),
+            blind_evidence=render_blind_evidence(trace["calls"]),
             answer=str(trace["attempt"].get("answer") or "(no answer)"),
             states=states if states else NO_STATES,
             traits=ItemTraits.from_row(ref.get("question_type"), ref.get("labels"), ref.get("item_metadata")),
@@ -185,14 +199,15 @@ def fit_budget(
             max(full_docs, 1),
         )
         documents = render_documents(ref["support"], ref["history_docs"], span_lines, max_chars=docs_cap)
-        evidence = material.evidence
+        evidence, blind = material.evidence, material.blind_evidence
         if fixed + len(documents) + len(evidence) > budget:
             room = budget - fixed - len(documents)
             longest = max((len(str(c.get("response") or "")) for c in calls), default=0)
             cap = _largest_cap(lambda c: len(render_evidence(calls, max_response_chars=c)), room, max(longest, 1))
             evidence = render_evidence(calls, max_response_chars=cap)
+            blind = render_blind_evidence(calls, max_response_chars=cap)
             context["returns_shortened"] = sum(1 for c in calls if len(str(c.get("response") or "")) > cap)
-        material = replace(material, documents=documents, evidence=evidence)
+        material = replace(material, documents=documents, evidence=evidence, blind_evidence=blind)
         context["documents_chars_left_out"] = max(0, full_docs - len(documents))
         context["evidence_chars_left_out"] = max(0, full_evidence - len(evidence))
         context["over_budget"] = material.size() > budget
@@ -302,7 +317,8 @@ def render_evidence(calls: Sequence[dict[str, Any]], *, max_response_chars: int 
         if max_response_chars is not None and len(response) > max_response_chars:
             left_out = len(response) - max_response_chars
             response = response[:max_response_chars] + f" [... {left_out} characters left out: judge context budget]"
-        # Every search tool is shown as `search`, so the tool names do not tell the (blind) judge the method.
+        # Every search tool is shown as `search` (the blind quality judge has its own uniform rendering,
+        # agents/judging/blind_evidence.py).
         tool = "search" if str(call["tool"]).endswith("_search") else call["tool"]
         head = f"- round {call['round']}, call {call['ordinal'] + 1}: {tool} {args} ({status})"
         out.append(f"{head}\n  {response}")

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache, request_key
+from agents.llm.error_text import without_request_text
 from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
 from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
@@ -245,6 +246,7 @@ class LLMClient:
                 with self._slots:
                     return self._send_once(request, key)
             except openai.APIStatusError as exc:
+                _without_request_text(exc, request)
                 status = exc.status_code
                 if status not in _RETRY_STATUS and status < 500:
                     raise LLMRefusedError(
@@ -256,8 +258,10 @@ class LLMClient:
             except openai.APITimeoutError:
                 last_problem = f"timeout after {s.timeout_s:g} s"
             except openai.APIConnectionError as exc:
+                _without_request_text(exc, request)
                 last_problem = f"connection failed ({_short(str(exc))})"
             except (openai.APIResponseValidationError, _MalformedReplyError, json.JSONDecodeError, ValueError) as exc:
+                _without_request_text(exc, request)
                 last_problem = f"malformed reply ({_short(str(exc))})"
         raise LLMUnavailableError(
             f"role {self.role!r}: {public_url(str(s.base_url))} (model {s.model!r}) kept failing: {last_problem} "
@@ -405,6 +409,18 @@ def is_strict_compatible(schema: dict[str, Any]) -> bool:
         return True
 
     return walk(schema)
+
+
+def _without_request_text(exc: BaseException, request: dict[str, Any]) -> None:
+    """Rewrite `exc`'s message without the request's words: it stays chained to the LLMError raised from it, so
+    a traceback (the CLI's debug log) would otherwise print the body of an endpoint that echoed the request."""
+    if isinstance(exc, json.JSONDecodeError):
+        exc.doc = ""  # the reply's text, not printed but kept on the exception
+    message = without_request_text(str(exc), request)
+    exc.args = (message,)
+    if isinstance(exc, openai.APIError):
+        exc.message = message
+        exc.body = None
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:

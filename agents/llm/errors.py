@@ -9,10 +9,17 @@ from graph.errors import ColabenchError
 
 
 class LLMError(ColabenchError):
-    """Base class of expected LLM-layer failures (shown without a stack trace by the CLI)."""
+    """Base class of expected LLM-layer failures (shown without a stack trace by the CLI). The failure of a
+    gold-bearing role (a judge's, a synthesis role's) carries gold: what the endpoint said may echo the request."""
 
     retryable: bool = True
     role: str = ""
+
+    @property
+    def carries_gold(self) -> bool:
+        from agents.llm.settings import role_carries_gold  # settings imports this module
+
+        return role_carries_gold(self.role)
 
 
 class LLMConfigError(LLMError, ValueError):

@@ -22,6 +22,15 @@ from graph.config_file import TableSettings, TomlTableSource
 from graph.paths import cache_dir
 
 ROLES: tuple[str, ...] = ("answerer", "judge", "state", "memory", "synthesis")
+# Roles whose requests carry gold (a judge reads the reference answer and requirements, synthesis writes them):
+# what their endpoints answer in an error body may echo that request, so it is gold too (api/schema/redaction.py).
+GOLD_ROLES: frozenset[str] = frozenset({"judge", "synthesis"})
+
+
+def role_carries_gold(role: str) -> bool:
+    """True for a gold-bearing role, also as a failure records it (`judge@<model>` for a panel's judge, or
+    `judge:<kind>`)."""
+    return role.split("@", 1)[0].split(":", 1)[0].strip().lower() in GOLD_ROLES
 
 StructuredMode = Literal["json_schema", "json_object"]
 CacheMode = Literal["use", "refresh", "off"]

@@ -60,10 +60,36 @@ meet; empty when it passes).
     + _REFERENCE,
 )
 
+# The blind judge's reference (App. D.2): the grading reference of D.1 and what the searches and reads returned,
+# in one shape for every method (agents/judging/blind_evidence.py); no S(H) block, whose presence and wording
+# identify the method.
+_BLIND_REFERENCE = """## Request
+Asked $asked_at:
+$question
+
+## The user's public conversation history
+$history
+
+## Reference answer
+$reference_answer
+
+## Answer requirements
+$requirements
+
+## History and support documents (grader reference)
+$documents
+
+## What the assistant's searches and reads returned, whole and in the order it saw them (its visible evidence)
+$evidence
+
+## The assistant's answer
+$answer"""
+
 _QUALITY_FRAME = """[[system]]
 You score one quality dimension of an assistant's answer to a user's request, on a scale from 1 (poor) to 5
-(excellent). You have the grading reference and what the assistant's searches and reads returned. You are not
-told which system wrote the answer; judge only what is in front of you.
+(excellent). You have the grading reference and what the assistant's searches and reads returned, written the
+same way for every assistant (memories are numbered in the order they were found). You are not told which
+system wrote the answer; judge only what is in front of you.
 
 Dimension: {title}
 {rubric}
@@ -107,7 +133,7 @@ QUALITY_DIMENSIONS: dict[str, tuple[str, str]] = {
 def _quality_template(dimension: str) -> PromptTemplate:
     title, rubric = QUALITY_DIMENSIONS[dimension]
     return PromptTemplate(
-        f"judge_quality_{dimension}", "2", _QUALITY_FRAME.format(title=title, rubric=rubric) + _REFERENCE
+        f"judge_quality_{dimension}", "3", _QUALITY_FRAME.format(title=title, rubric=rubric) + _BLIND_REFERENCE
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from neo4j import Driver
 
+from agents.llm.settings import role_carries_gold
 from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
 from agents.metrics.comparison import GROUPINGS, compare
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
@@ -76,9 +77,15 @@ def build_report_data(
     for r in records:
         for f in endpoint_failures(driver, database, r.run_id):
             again = "a rerun may help" if f["retryable"] else "refused: a rerun repeats it"
+            # A note is free text (no record kind to redact by): a gold-bearing role's error text stays in its
+            # runs[].endpoint_failures row, where the redaction hides it without the token.
+            latest = (
+                "see this run's endpoint_failures (gold: shown with the API token)"
+                if role_carries_gold(str(f["role"]))
+                else " ".join(str(f["latest_error"]).split())[:400]
+            )
             notes.append(
-                f"run {r.run_id}: {f['n']} {f['role']} endpoint error(s) at {f['stage']} ({again}); latest: "
-                f"{' '.join(str(f['latest_error']).split())[:400]}"
+                f"run {r.run_id}: {f['n']} {f['role']} endpoint error(s) at {f['stage']} ({again}); latest: {latest}"
             )
         flags = r.counts or {}
         if flags.get("cut_by_length") or flags.get("looks_like_tool_call") or flags.get("not_an_answer"):

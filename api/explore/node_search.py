@@ -56,7 +56,9 @@ async def find_nodes(reader: GraphReader, text: str, limit: int = 20, gold_visib
             if row["eid"] in hits or row["id"] is None:
                 continue
             label = primary_label(row["labels"])
-            gold_caption = not gold_visible and any(name in GOLD_FIELDS for name in row["labels"])
+            gold_caption = not gold_visible and (
+                any(name in GOLD_FIELDS for name in row["labels"]) or bool(row.get("gold_text"))
+            )
             caption = shorten(str(row["id"] if gold_caption else row["caption"] or row["id"]))
             hits[row["eid"]] = Hit(
                 row["eid"], row["id"], label, list(row["labels"]), caption, float(row["score"]), matched

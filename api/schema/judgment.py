@@ -33,13 +33,15 @@ class Judgment:
     raw_details: strawberry.Private[Any]
     gold_rationale: strawberry.Private[str | None]
 
-    @strawberry.field(description="the judge's structured output; its `problem` (a reply it could not parse, "
-                      "which may quote gold) is null unless the request may see gold")
-    def details(self, info: Info) -> JSON:
+    @strawberry.field(
+        description="the judge's structured output (gold as a whole: what a judge writes there, e.g. the quality "
+        "judge's source_evidence, may quote the reference answer); null unless the request may see gold"
+    )
+    def details(self, info: Info) -> JSON | None:
         value = json_value(self.raw_details, {})
         if context_of(info).gold_visible:
             return value
-        return redact_gold(value, [], kind="Judgment")
+        return redact_gold({"details": value}, [], kind="Judgment")["details"]
 
     @strawberry.field(
         description="the judge's reasoning (gold: it quotes the reference answer and requirements); null unless "
@@ -50,7 +52,12 @@ class Judgment:
 
     @strawberry.field(description="gold fields of this judgment hidden from this request")
     def redacted_fields(self, info: Info) -> list[str]:
-        return [] if context_of(info).gold_visible or self.gold_rationale is None else ["rationale"]
+        if context_of(info).gold_visible:
+            return []
+        found: list[str] = []
+        redact_gold({"rationale": self.gold_rationale, "details": json_value(self.raw_details, {})}, found,
+                    kind="Judgment")
+        return found
 
     @classmethod
     def from_node(cls, node: dict[str, Any]) -> Judgment:

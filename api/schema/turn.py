@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from api.schema.context import Info, loaders_of
+from api.schema.context import Info, context_of, loaders_of
+from api.schema.redaction import states_reference_answer
 from api.schema.values import json_value
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class Turn:
     profile_id: str
     ordinal: int = strawberry.field(description="position in its session, from 0")
     role: str = strawberry.field(description="user or assistant")
-    text: str
+    raw_text: strawberry.Private[str]
     speaker: str | None
     at: str | None = strawberry.field(description="timestamp of the message, when known")
     seq: int = strawberry.field(description="seq of the TurnAppended event that made this node")
@@ -41,13 +42,28 @@ class Turn:
             profile_id=node["profile_id"],
             ordinal=int(node["ordinal"]),
             role=node["role"],
-            text=node["text"],
+            raw_text=node["text"],
             speaker=node.get("speaker"),
             at=node.get("at"),
             seq=int(node.get("seq") or 0),
             raw_tool_calls=node.get("tool_calls"),
             raw_metadata=node.get("metadata"),
         )
+
+    def _gold(self, info: Info) -> bool:
+        """True when this turn states an item's reference answer and the request may not see gold."""
+        return not context_of(info).gold_visible and states_reference_answer({"metadata": self.raw_metadata})
+
+    @strawberry.field(
+        description="the message; null when it states an item's reference answer (an iKAT canonical response: "
+        "public history of the later turns, gold for its own item) unless the request may see gold"
+    )
+    def text(self, info: Info) -> str | None:
+        return None if self._gold(info) else self.raw_text
+
+    @strawberry.field(description="gold fields of this turn hidden from this request")
+    def redacted_fields(self, info: Info) -> list[str]:
+        return ["text"] if self._gold(info) else []
 
     @strawberry.field(description="the assistant's public tool calls in this turn (tool, arguments, returned ids)")
     def tool_calls(self) -> JSON:

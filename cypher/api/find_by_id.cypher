@@ -19,7 +19,9 @@ CALL () {
 }
 WITH elementId(n) AS eid, labels(n) AS labels, n.id AS id,
        coalesce(n.title, n.question, n.name, n.text, n.tool, n.verdict, n.method, n.id) AS caption,
-       CASE WHEN n.id = $id THEN 2.0 ELSE 1.0 END AS score
+       CASE WHEN n.id = $id THEN 2.0 ELSE 1.0 END AS score,
+       // a turn stating an item's reference answer: its text (the caption) is gold
+       n:Turn AND coalesce(n.metadata, '') CONTAINS '"reference_answer_of"' AS gold_text
 ORDER BY score DESC, size(n.id), n.id
 LIMIT $limit
-RETURN collect({eid: eid, labels: labels, id: id, caption: caption, score: score}) AS rows
+RETURN collect({eid: eid, labels: labels, id: id, caption: caption, score: score, gold_text: gold_text}) AS rows

@@ -9,7 +9,8 @@ One topic becomes one profile `ikat:<year>-<split>:<number>` (dataset `ikat-<yea
 - the topic title -> a Topic `<profile>:topic` concerning the facts the conversation needs;
 - the conversation -> a second Session `<profile>:conv` (about the topic) of Turns
   `<profile>:conv:<turn>:user` (raw utterance; the manual rewrite in metadata `resolved_utterance`) and
-  `<profile>:conv:<turn>:assistant` (the canonical response);
+  `<profile>:conv:<turn>:assistant` (the canonical response; when it is an item's reference answer, its
+  metadata `reference_answer_of` names the item, and the API serves its text only with the token: gold);
 - each conversation turn with gold (PTKB provenance and/or passage provenance / citations) -> an Item
   `<profile>:item:<turn>` whose question is the raw user utterance and whose reference answer is the
   canonical response, with one Requirement `<item>:r0`: fact_ids = the relevant PTKB facts, turn_ids = the
@@ -40,6 +41,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from graph.events import (
+    REFERENCE_ANSWER_OF,
     DomainEvent,
     FactDisclosed,
     FactRecorded,
@@ -514,6 +516,11 @@ def _set_events(
                     metadata=meta,
                 )
             )
+            answer_meta: dict[str, Any] = {"ikat_turn_id": turn.number}
+            if turn.ptkb_refs or turn.provenance:
+                # the item of this turn (made below) has this response as its reference answer: the public
+                # history of the next turns, but gold for that item (served only with the API token)
+                answer_meta[REFERENCE_ANSWER_OF] = f"{profile}:item:{turn.number}"
             emit(
                 TurnAppended(
                     turn_id=f"{conv}:{turn.number}:assistant",
@@ -521,7 +528,7 @@ def _set_events(
                     ordinal=2 * index + 1,
                     role="assistant",
                     text=turn.response,
-                    metadata={"ikat_turn_id": turn.number},
+                    metadata=answer_meta,
                 )
             )
             last_history_turn = f"{conv}:{turn.number}:assistant"
