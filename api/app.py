@@ -28,8 +28,8 @@ from api.schema import QueryLimits, build_schema
 from api.schema.context import ApiContext, check_bearer
 from api.security_headers import SecurityHeadersMiddleware
 from api.settings import ApiSettings
-from cli._version import __version__
 from graph.settings import Neo4jSettings
+from graph.version import __version__
 
 if TYPE_CHECKING:
     from graph.embeddings import CachedEncoder

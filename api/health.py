@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 
 from api.errors import ServiceUnavailableError
 from api.resources import Resources
-from cli._version import __version__
+from graph.version import __version__
 
 router = APIRouter()
 

@@ -111,10 +111,10 @@ def ok(status: int, payload: bytes) -> bool:
 
 def prepare_graph(driver: Any) -> dict[str, list[str]]:
     """Ingest the sample, build raw-turn cards and links for every profile; return ids for the load mix."""
+    from agents.memory.cards import update_profile_memory
     from graph.embeddings import load_encoder
     from graph.store import EventStore
     from ingest.pipeline import load_input, write_events
-    from query.memory import update_profile_memory
     from query.retriever import Retriever
 
     encoder = load_encoder()

@@ -94,6 +94,7 @@ def main() -> None:
 
     import numpy as np
 
+    from agents.memory.cards import build_document_links, build_raw_turn_cards
     from graph.connection import open_driver
     from graph.cypher_files import load_cypher
     from graph.embeddings import load_encoder
@@ -104,7 +105,6 @@ def main() -> None:
     from query.corpus import Corpus
     from query.knowledge import KnowledgeChannels
     from query.lucene import build_lucene_query
-    from query.memory import build_document_links, build_raw_turn_cards
     from query.retriever import Retriever
 
     settings = Neo4jSettings()

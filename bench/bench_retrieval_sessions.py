@@ -37,10 +37,10 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "test-artifacts" / "retrieval_sessions")
     args = parser.parse_args()
 
+    from agents.retrieval_eval.pipeline import run_retrieval_eval
     from bench.neo4j_for_bench import bench_neo4j
     from graph.embeddings import load_encoder
     from graph.store import EventStore
-    from query.evaluation.pipeline import run_retrieval_eval
     from query.recipes import parse_recipes
     from query.retriever import Retriever
 

@@ -30,7 +30,7 @@ from tests.fake_openai import FakeOpenAI  # noqa: E402
 from tests.fake_openai.qa_script import QaScript  # noqa: E402
 
 ENTRY_POINTS = {  # label -> (file suffix, function name); cumulative time, calls
-    "dataset ingest (prepare)": ("query/evaluation/datasets.py", "prepare_dataset"),
+    "dataset ingest (prepare)": ("agents/retrieval_eval/datasets.py", "prepare_dataset"),
     "event-log appends (all)": ("graph/store.py", "append"),
     "encoder calls (all)": ("graph/embeddings/cached.py", "encode"),
     "query embeddings (QueryEmbedder)": ("query/query_vectors.py", "embed"),

@@ -1,3 +1,5 @@
-"""Version of the colabench distribution."""
+"""Version of the colabench distribution (worked out once, in graph/version.py)."""
 
-__version__ = "0.1.0"
+from graph.version import __version__
+
+__all__ = ["__version__"]

@@ -10,13 +10,13 @@ import typer
 from rich import box
 from rich.table import Table
 
+from agents.retrieval_eval.datasets import DATASETS
+from agents.retrieval_eval.granularity import GRANULARITIES, check_granularity
+from agents.retrieval_eval.report import EvalReport, GroupSummary
 from cli.context import console, expected_errors, open_store
 from cli.ingest_cmd import resolve_dataset_path
 from cli.progress_lines import phase_progress
 from graph.errors import UsageError
-from query.evaluation.datasets import DATASETS
-from query.evaluation.granularity import GRANULARITIES, check_granularity
-from query.evaluation.report import EvalReport, GroupSummary
 from query.recipes import RECIPES, parse_recipes
 from query.retriever import MAX_K, Retriever
 
@@ -78,7 +78,7 @@ def retrieval(
     """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe.
 
     Progress goes to stderr: a bar on a terminal, plain lines every 10 s otherwise."""
-    from query.evaluation.pipeline import run_retrieval_eval
+    from agents.retrieval_eval.pipeline import run_retrieval_eval
 
     check_granularity(granularity)
     ks = parse_ks(k)

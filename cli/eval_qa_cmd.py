@@ -199,7 +199,7 @@ def retrieval_expansion(key_expansion: str, time_aware: str, prompts: list[str] 
     key expansion and `--time-aware llm` need the `memory` role (or a general endpoint); `prompts` are
     `--prompt NAME=PATH[@SHA256]` replacements of `qa_key_facts` / `qa_time_range`."""
     from agents.prompts.registry import PromptSet
-    from query.expansion.eval_rows import RetrievalExpansion
+    from agents.retrieval_eval.expansion_rows import RetrievalExpansion
     from query.expansion.keys import check_key_expansion
     from query.expansion.time_range import check_time_aware
 

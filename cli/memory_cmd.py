@@ -41,10 +41,10 @@ def build(
     """Build what is missing of a memory system's memories (one SDK call per public user-assistant pair for the
     LLM-built systems), then link MemKB cards that lack links or whose links are stale. Resumable: pairs already
     taken in are skipped (by event); rerun after an interruption."""
+    from agents.memory.cards.document_links import build_document_links
     from agents.memory.prepare import build_profiles, require_llm, summed_counts
     from agents.memory.registry import get_memory_system
     from graph.cypher_files import load_cypher
-    from query.memory.links import build_document_links
     from query.retriever import Retriever
 
     cls = get_memory_system(system)

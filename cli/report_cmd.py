@@ -69,8 +69,8 @@ def run_retrieval_only(
     from agents.reports.write import reports_dir, write_report
 
     data = build_retrieval_report(store, dataset, specs, items=items, item_ids=item_ids, console=console)
+    from agents.retrieval_eval.report import EvalReport
     from cli.eval_cmd import print_report
-    from query.evaluation.report import EvalReport
 
     print_report(EvalReport.model_validate(data["evaluation"]))
     folder = out or reports_dir() / f"{data['evaluation']['dataset']}-retrieval-only"

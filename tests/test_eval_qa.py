@@ -239,8 +239,8 @@ def test_cli_runs_rag_with_both_expansions_and_writes_the_report(
 
 
 def test_eval_retrieval_ranks_with_fact_keys_and_time_pruning_beside_the_plain_rows(store: EventStore) -> None:
-    from query.evaluation.pipeline import run_retrieval_eval
-    from query.expansion.eval_rows import RetrievalExpansion
+    from agents.retrieval_eval.expansion_rows import RetrievalExpansion
+    from agents.retrieval_eval.pipeline import run_retrieval_eval
     from query.recipes import RAW_TURNS
     from query.retriever import Retriever
 

@@ -10,11 +10,11 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
+from agents.retrieval_eval.metrics import lme_metrics
+from agents.retrieval_eval.pipeline import run_retrieval_eval
+from agents.retrieval_eval.report import EvalReport
 from graph.events import MemoryWritten, NewEvent
 from graph.store import EventStore
-from query.evaluation.metrics import lme_metrics
-from query.evaluation.pipeline import run_retrieval_eval
-from query.evaluation.report import EvalReport
 from query.recipes import KEYWORD, RAW_TURNS, RECIPES, SEMANTIC, Recipe
 from query.retriever import Retriever
 from tests.conftest import emptied_store

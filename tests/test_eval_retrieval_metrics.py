@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from query.evaluation.metrics import (
+from agents.retrieval_eval.metrics import (
     ikat_metrics,
     lme_metrics,
     ndcg_graded,

@@ -8,9 +8,9 @@ import math
 
 import pytest
 
+from agents.retrieval_eval.granularity import LEVELS, check_granularity
+from agents.retrieval_eval.metrics import dedupe, effective_k, lme_metrics, unit_session_keys, unit_to_session_metrics
 from cli.progress_lines import ProgressLines
-from query.evaluation.granularity import LEVELS, check_granularity
-from query.evaluation.metrics import dedupe, effective_k, lme_metrics, unit_session_keys, unit_to_session_metrics
 
 # Sessions A and B hold evidence (turns a1, b1); a2 is a non-evidence turn of A; C and D are distractors.
 SESSION_OF = {"a1": "A", "a2": "A", "b1": "B", "c1": "C", "c2": "C", "d1": "D"}

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from agents.memory.cards import build_document_links, build_raw_turn_cards, update_profile_memory
+from agents.memory.cards.document_links import N_NEIGHBORS
+from agents.memory.cards.unit_cards import build_unit_cards
 from graph.events import (
     DocumentExposed,
     NewEvent,
@@ -16,9 +19,6 @@ from graph.events import (
     TurnAppended,
 )
 from graph.store import EventStore
-from query.memory import build_document_links, build_raw_turn_cards, update_profile_memory
-from query.memory.links import N_NEIGHBORS
-from query.memory.raw_units import build_unit_cards
 from query.retriever import Retriever
 from query.states import profile_states
 from tests.conftest import MINI_BUNDLE, _load_bundle

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
+from agents.memory.cards.unit_cards import rounds_of
+from agents.retrieval_eval.pipeline import run_retrieval_eval
 from graph.events import MemoryWritten, NewEvent
 from graph.store import EventStore
-from query.evaluation.pipeline import run_retrieval_eval
-from query.memory.raw_units import rounds_of
 from query.recipes import KEYWORD
 from query.retriever import Retriever
 from tests.conftest import emptied_store

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from agents.memory.cards import LINK_BUILDER, build_document_links, build_raw_turn_cards
 from graph.events import NewEvent, ProfileCreated, SessionStarted, StateSpec, StateSummarized, ToolCallRecord
 from graph.events import TurnAppended as Turn
 from graph.store import EventStore
-from query.memory import LINK_BUILDER, build_document_links, build_raw_turn_cards
 from query.recipes import MEMKB_NO_LINKS, MEMKB_NO_STATE, Recipe
 from query.retriever import Retriever
 

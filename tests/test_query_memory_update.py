@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from agents.memory.cards import build_document_links, build_raw_turn_cards, update_profile_memory
 from graph.events import DocumentExposed, NewEvent, SessionStarted, ToolCallRecord, TurnAppended
 from graph.store import EventStore
-from query.memory import build_document_links, build_raw_turn_cards, update_profile_memory
 from query.retriever import Retriever
 
 pytestmark = pytest.mark.neo4j

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from agents.memory.cards import build_document_links, build_raw_turn_cards
 from graph.store import EventStore
-from query.memory import build_document_links, build_raw_turn_cards
 from query.recipes import RECIPES
 from query.retriever import Retriever
 

@@ -62,8 +62,8 @@ def build_profiles(
     profile's build is handed to `on_error(profile_id, error)` and the next profile goes on (no report for
     it); any other error stops the build."""
     from agents.history import load_public_history
+    from agents.memory.cards.document_links import build_document_links
     from agents.memory.pairs import history_pairs
-    from query.memory.links import build_document_links
 
     system = open_memory_system(name, store, retriever, llm)
     totals: dict[str, int] = {}

@@ -1,13 +1,13 @@
 """`raw_turns`: the no-LLM memory system. One card per user turn, verbatim (the query room's builder,
-query.memory.raw_turns); MemKB can link its cards. It batches over all of a profile's turns instead of
+agents.memory.cards.raw_turn_cards); MemKB can link its cards. It batches over all of a profile's turns instead of
 building by pair."""
 
 from __future__ import annotations
 
 import time
 
+from agents.memory.cards.raw_turn_cards import BUILDER, SYSTEM, build_raw_turn_cards
 from agents.memory.registry import BuildReport, MemorySystem, register_memory_system
-from query.memory.raw_turns import BUILDER, SYSTEM, build_raw_turn_cards
 
 
 @register_memory_system

@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from agents.qa.errors import QaError
 from agents.qa.history import HistorySession, QaQuestion
 from agents.qa.units import GRANULARITIES, HistoryUnit, build_units
+from agents.retrieval_eval.metrics import dedupe, lme_metrics
 from graph.projection import VectorEncoder
-from query.evaluation.metrics import dedupe, lme_metrics
 from query.expansion.keys import FactExtractor, check_key_expansion, expand_keys
 from query.expansion.time_range import (
     TimeRangeReader,

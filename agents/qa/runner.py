@@ -26,10 +26,10 @@ from agents.qa.prompts import QaPrompts
 from agents.qa.reader import READERS, read_answer
 from agents.qa.summary import AnswerRow, QaRunSummary, answer_rows, summarise_run
 from agents.qa.time_range import llm_time_range_reader
+from agents.retrieval_eval.datasets import prepare_dataset
 from graph.events import NewEvent, QaAnswered, QaRunStarted
 from graph.hashing import canonical_json, text_sha256
 from graph.store import EventStore
-from query.evaluation.datasets import prepare_dataset
 from query.query_vectors import QueryEmbedder
 from query.recipes import get_recipe
 

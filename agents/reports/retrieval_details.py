@@ -12,8 +12,8 @@ from typing import Any
 
 from neo4j import Driver
 
+from agents.retrieval_eval.report import EvalReport
 from graph.cypher_files import load_cypher
-from query.evaluation.report import EvalReport
 
 CHUNK = 500
 TURN_TITLE_CHARS = 140

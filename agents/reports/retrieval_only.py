@@ -61,8 +61,8 @@ def build_retrieval_report(
     console: Any,
 ) -> dict[str, Any]:
     """Run the retrieval line and return the report data (kind `retrieval`)."""
+    from agents.retrieval_eval.pipeline import run_retrieval_eval
     from graph.embeddings import CachedEncoder
-    from query.evaluation.pipeline import run_retrieval_eval
     from query.recipes import get_recipe
     from query.retriever import Retriever
 

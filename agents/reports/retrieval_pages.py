@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from agents.reports import svg
 from agents.reports.html import GOLD_HIDDEN_NOTE, node_link
-from query.evaluation.report import EvalReport, GroupSummary, ItemRow
+from agents.retrieval_eval.report import EvalReport, GroupSummary, ItemRow
 
 SHOWN_RANKS = 10
 # The per-question-type bars show the first of these each summary has.

@@ -9,24 +9,12 @@ from typing import Any
 from neo4j import Driver
 
 from graph.cypher_files import load_cypher
+from graph.version import project_version
 
 BOOTSTRAP_SEED = 20261014
 BOOTSTRAP_RESAMPLES = 20_000
 
 _LIBRARIES = ("neo4j", "openai", "pydantic", "pydantic-settings", "numpy", "sentence-transformers", "onnxruntime")
-
-
-def project_version() -> str:
-    """The colabench version from pyproject.toml (the checkout is usually not pip-installed)."""
-    import tomllib
-
-    from graph.paths import REPO_ROOT
-
-    try:
-        with (REPO_ROOT / "pyproject.toml").open("rb") as handle:
-            return str(tomllib.load(handle)["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "unknown"
 
 
 def library_versions(driver: Driver | None = None, database: str = "neo4j") -> dict[str, Any]:

@@ -228,8 +228,8 @@ class ProfileGrowth:
         ]
 
     def _update_memory(self, outcome: AppendOutcome) -> AppendOutcome:
-        """Cards and links for turns that lack them (query.memory.update_profile_memory); never a full rebuild."""
-        from query.memory import update_profile_memory
+        """Cards and links for turns that lack them (agents.memory.cards.update_profile_memory); no full rebuild."""
+        from agents.memory.cards import update_profile_memory
 
         started = time.perf_counter()
         if self.retriever is None:

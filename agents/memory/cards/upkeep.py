@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from agents.memory.cards.document_links import build_document_links
+from agents.memory.cards.raw_turn_cards import SYSTEM as RAW_TURNS
+from agents.memory.cards.raw_turn_cards import build_raw_turn_cards
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
-from query.memory.links import build_document_links
 from query.memory.profiles import require_profiles
-from query.memory.raw_turns import SYSTEM as RAW_TURNS
-from query.memory.raw_turns import build_raw_turn_cards
 from query.retriever import Retriever
 
 

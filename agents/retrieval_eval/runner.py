@@ -4,7 +4,7 @@
   as is (k = the largest k asked, at least 5); recall_any / recall_all / NDCG (LongMemEval's) of the gold
   documents at every k, and `first_search_hit@5`: a gold document among the 5 documents of that first search.
 - memory line (every recipe ranks memory cards with its memory channels): the question ranks all the
-  profile's visible cards of the granularity's system (query.evaluation.granularity: turn, round or
+  profile's visible cards of the granularity's system (agents.retrieval_eval.granularity: turn, round or
   session cards); each returned card is resolved to its turns and sessions through DERIVED_FROM in the graph
   (not through what the retriever reported), and scored at the granularity's levels: the unit level, the
   session level(s) under LongMemEval's definitions, and the best-unit session ranking as a named extra.
@@ -17,12 +17,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from agents.retrieval_eval.datasets import EvalItem, PreparedDataset
+from agents.retrieval_eval.granularity import LEVELS, memory_granularity, unit_recipe
+from agents.retrieval_eval.metrics import dedupe, ikat_metrics, lme_metrics, unit_session_keys, unit_to_session_metrics
+from agents.retrieval_eval.report import ItemRow
 from graph.cypher_files import load_cypher
 from query.errors import QueryError
-from query.evaluation.datasets import EvalItem, PreparedDataset
-from query.evaluation.granularity import LEVELS, memory_granularity, unit_recipe
-from query.evaluation.metrics import dedupe, ikat_metrics, lme_metrics, unit_session_keys, unit_to_session_metrics
-from query.evaluation.report import ItemRow
 from query.recipes import Recipe
 from query.retriever import MAX_EVAL_K, MAX_K, Retriever
 

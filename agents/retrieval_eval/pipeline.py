@@ -2,7 +2,7 @@
 profiles (raw-turn cards here; other systems through the `memory_builder` the caller passes, since their
 writers live above the query room), link cards to documents when a recipe reads links, evaluate every recipe,
 summarise. A recipe whose memory system has no memories for the dataset is left out, with a note saying so.
-The memory line is scored at one granularity (turn, round or session cards; query.evaluation.granularity)."""
+The memory line is scored at one granularity (turn, round or session cards; agents.retrieval_eval.granularity)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,18 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from agents.memory.cards.document_links import build_document_links
+from agents.memory.cards.raw_turn_cards import SYSTEM as RAW_TURNS
+from agents.memory.cards.raw_turn_cards import build_raw_turn_cards
+from agents.memory.cards.unit_cards import build_unit_cards
+from agents.retrieval_eval.datasets import Progress, prepare_dataset
+from agents.retrieval_eval.expansion_rows import RetrievalExpansion
+from agents.retrieval_eval.granularity import LEVEL_DEFINITIONS, UNIT_SYSTEMS, check_granularity
+from agents.retrieval_eval.report import EvalReport, summarise
+from agents.retrieval_eval.runner import evaluate_items
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from ingest.errors import InputError, Problem
-from query.evaluation.datasets import Progress, prepare_dataset
-from query.evaluation.granularity import LEVEL_DEFINITIONS, UNIT_SYSTEMS, check_granularity
-from query.evaluation.report import EvalReport, summarise
-from query.evaluation.runner import evaluate_items
-from query.expansion.eval_rows import RetrievalExpansion
-from query.memory.links import build_document_links
-from query.memory.raw_turns import SYSTEM as RAW_TURNS
-from query.memory.raw_turns import build_raw_turn_cards
-from query.memory.raw_units import build_unit_cards
 from query.recipes import Recipe
 from query.retriever import Retriever
 

@@ -3,7 +3,7 @@ facts --time-aware rules|llm`): for every recipe that ranks memory cards with it
 question ranks the profile's cards again with expanded keys (card text + extracted facts) and/or only among
 the cards whose session falls in the question's time range. The rows go beside the plain ones under the
 recipe name with `+facts` / `+time(rules)` / `+time(llm)` appended, at the unit level of the run's granularity
-(query.evaluation.granularity): a card is gold when it derives (DERIVED_FROM) from one of the item's gold
+(agents.retrieval_eval.granularity): a card is gold when it derives (DERIVED_FROM) from one of the item's gold
 turns. Each item's time range is read once (not once per recipe)."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from agents.retrieval_eval.datasets import EvalItem, PreparedDataset
+from agents.retrieval_eval.granularity import LEVELS, unit_recipe
+from agents.retrieval_eval.metrics import lme_metrics
+from agents.retrieval_eval.report import ItemRow
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from query.errors import QueryError
-from query.evaluation.datasets import EvalItem, PreparedDataset
-from query.evaluation.granularity import LEVELS, unit_recipe
-from query.evaluation.metrics import lme_metrics
-from query.evaluation.report import ItemRow
 from query.expansion.keys import FactExtractor, expand_keys
 from query.expansion.time_range import (
     TimeRangeReader,

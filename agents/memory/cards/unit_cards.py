@@ -1,5 +1,5 @@
 """No-LLM memory cards at round and session granularity (LongMemEval's retrieval units), beside the turn
-cards of `query.memory.raw_turns`.
+cards of `agents.memory.cards.raw_turn_cards`.
 
 - round (system "raw_rounds"): a user turn with the assistant turns that answer it (every turn up to the
   next user turn), text verbatim, one line per turn; card id `raw_rounds:<first turn id>`, DERIVED_FROM every
@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.memory.cards.raw_turn_cards import PEOPLE_DATASETS
 from graph.cypher_files import load_cypher
 from graph.events import MemoryWritten, NewEvent
 from graph.store import EventStore
 from query.memory.profiles import require_profiles
-from query.memory.raw_turns import PEOPLE_DATASETS
 
 ROUND_SYSTEM = "raw_rounds"
 SESSION_SYSTEM = "raw_sessions"

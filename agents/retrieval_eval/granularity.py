@@ -6,12 +6,12 @@
 | round | a user turn with its assistant reply (`raw_rounds`) | `round`, `session_round2session`, `session_best_round` |
 | session | one per session (`raw_sessions`) | `session_whole` |
 
-- Between two people (LoCoMo) a round is a turn with the other speaker's reply (query.memory.raw_units).
+- Between two people (LoCoMo) a round is a turn with the other speaker's reply (agents.memory.cards.unit_cards).
 - `turn` / `round`: the unit ranking against the gold units (a round is gold when it holds a gold turn, of
   either role: single-session-assistant evidence is an assistant turn).
 - `session_whole`: LongMemEval's whole-session units; gold = the sessions holding a gold memory-evidence turn.
 - `session_turn2session` / `session_round2session`: LongMemEval's unit->session mapping with its effective k
-  (query.evaluation.metrics.unit_to_session_metrics).
+  (agents.retrieval_eval.metrics.unit_to_session_metrics).
 - `session_best_turn` / `session_best_round`: an extra, not a LongMemEval definition: sessions ranked by
   their best unit (first appearance, deduplicated), any unit of a gold session counting as a hit; it reads
   higher than the mapping above and is not comparable with published session figures.
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from agents.memory.cards.raw_turn_cards import SYSTEM as RAW_TURNS
+from agents.memory.cards.unit_cards import ROUND_SYSTEM, SESSION_SYSTEM
 from graph.errors import UsageError
-from query.memory.raw_turns import SYSTEM as RAW_TURNS
-from query.memory.raw_units import ROUND_SYSTEM, SESSION_SYSTEM
 from query.recipes import Recipe
 
 Granularity = Literal["turn", "round", "session"]
