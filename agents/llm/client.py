@@ -14,7 +14,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import openai
@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache, request_key
 from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
+from agents.llm.exchanges import ExchangeStore
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
 from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
 
@@ -52,6 +53,8 @@ class ChatReply:
     cached: bool
     request_sha256: str
     model: str
+    # The hash of this request and reply in the exchange store (None: the client keeps no store).
+    exchange: str | None = None
 
     def to_cache(self) -> dict[str, Any]:
         return {
@@ -99,6 +102,11 @@ class StructuredReply(Generic[T]):
         return sum(r.tokens_in for r in self.replies)
 
     @property
+    def exchange(self) -> str | None:
+        """The exchange of the valid reply: its request holds every earlier try and repair message."""
+        return self.replies[-1].exchange if self.replies else None
+
+    @property
     def tokens_out(self) -> int:
         return sum(r.tokens_out for r in self.replies)
 
@@ -121,8 +129,11 @@ class LLMClient:
         slots: threading.BoundedSemaphore | None = None,
         cache_namespace: str = "",
         stop: threading.Event | None = None,
+        exchanges: ExchangeStore | None = None,
     ) -> None:
         settings.require()
+        # Every request and reply is kept here (content-addressed); replies carry their exchange hash.
+        self.exchanges = exchanges
         self.cache_namespace = cache_namespace
         # Set on Ctrl-C (shared by every client of a run): no new request is sent, backoff waits end.
         self.stop = stop or threading.Event()
@@ -210,6 +221,13 @@ class LLMClient:
                 raise
             if cache_reply and reply.finish_reason != "length":
                 self.remember(reply)
+        if self.exchanges is not None:
+            reply = replace(
+                reply,
+                exchange=self.exchanges.put(
+                    role=self.role, request=request, reply=reply.to_cache(), namespace=self.cache_namespace
+                ),
+            )
         self.ledger.record_call(
             self.role,
             cached=reply.cached,
@@ -367,6 +385,7 @@ class LLMClient:
             f"{len(replies)} attempt(s); last problem: {problem}"
         )
         error.role = self.role
+        error.exchange = replies[-1].exchange if replies else None
         raise error
 
 
