@@ -13,7 +13,8 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -134,6 +135,9 @@ class LLMClient:
         settings.require()
         # Every request and reply is kept here (content-addressed); replies carry their exchange hash.
         self.exchanges = exchanges
+        # Open `exchange_trail()` lists: each collects the exchanges this client makes while it is open.
+        self._trails: list[list[str]] = []
+        self._trail_lock = threading.Lock()
         self.cache_namespace = cache_namespace
         # Set on Ctrl-C (shared by every client of a run): no new request is sent, backoff waits end.
         self.stop = stop or threading.Event()
@@ -228,6 +232,9 @@ class LLMClient:
                     role=self.role, request=request, reply=reply.to_cache(), namespace=self.cache_namespace
                 ),
             )
+            with self._trail_lock:
+                for trail in self._trails:
+                    trail.append(str(reply.exchange))
         self.ledger.record_call(
             self.role,
             cached=reply.cached,
@@ -238,6 +245,19 @@ class LLMClient:
             seconds=time.perf_counter() - started,
         )
         return reply
+
+    @contextmanager
+    def exchange_trail(self) -> Iterator[list[str]]:
+        """The hashes of the exchanges this client makes (in any thread) while the block runs, in order: for
+        callers whose LLM calls happen inside a library (Mem0, A-MEM, Graphiti) and so never see the replies."""
+        trail: list[str] = []
+        with self._trail_lock:
+            self._trails.append(trail)
+        try:
+            yield trail
+        finally:
+            with self._trail_lock:
+                self._trails = [t for t in self._trails if t is not trail]
 
     def remember(self, reply: ChatReply) -> None:
         """Cache a reply fetched with `cache_reply=False` (after the caller found it valid)."""
