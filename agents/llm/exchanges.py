@@ -79,6 +79,13 @@ class ExchangeRecord(BaseModel):
         return self.role in GOLD_ROLES
 
 
+def check_exchange_hash(text: str) -> str:
+    """`text` when it spells an exchange hash (64 lowercase hex digits); a clear error otherwise."""
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise ExchangeNotFoundError(f"{text!r} is not an exchange hash (64 lowercase hex digits)")
+    return text
+
+
 def split_request(request: dict[str, Any]) -> tuple[list[bytes], dict[str, bytes], dict[str, Any]]:
     """A request body as (message JSON per message, JSON per part field, remaining parameters)."""
     messages = [canonical_bytes(m) for m in request.get("messages", [])]
