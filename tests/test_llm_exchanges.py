@@ -65,7 +65,9 @@ def test_the_same_request_with_another_reply_is_another_exchange(tmp_path: Path)
 def client_of(fake: FakeOpenAI, tmp_path: Path, *, cache: bool = True) -> tuple[LLMClient, ExchangeStore]:
     from agents.llm.cache import ResponseCache
 
-    settings = load_role_settings("judge", base_url=fake.base_url, model="fake", retry_base_s=0.0, invalid_output_retries=1)
+    settings = load_role_settings(
+        "judge", base_url=fake.base_url, model="fake", retry_base_s=0.0, invalid_output_retries=1
+    )
     store = ExchangeStore(tmp_path / "exchanges.sqlite")
     client = LLMClient(
         settings,
@@ -157,14 +159,15 @@ def test_llm_show_prints_an_answerer_exchange_and_gates_a_judge_one(tmp_path: Pa
 
 
 def test_llm_show_of_an_unknown_hash_is_one_clear_line(tmp_path: Path) -> None:
-    ExchangeStore(tmp_path / "data" / "llm_exchanges.sqlite").put(role="answerer", request=request("q"), reply=reply("r"))
+    store = ExchangeStore(tmp_path / "data" / "llm_exchanges.sqlite")
+    store.put(role="answerer", request=request("q"), reply=reply("r"))
     missing = invoke("f" * 64)
     assert missing.exit_code != 0
     assert f"no LLM exchange '{'f' * 64}'" in missing.output and len(missing.output.strip().splitlines()) == 1
     malformed = invoke("abc")
     assert malformed.exit_code != 0 and "not an exchange hash" in malformed.output
     with pytest.raises(ExchangeNotFoundError):
-        ExchangeStore(tmp_path / "data" / "llm_exchanges.sqlite").record("f" * 64)
+        store.record("f" * 64)
 
 
 # --- a run's events reference their exchanges ---------------------------------------------------------------
