@@ -175,7 +175,7 @@ def test_llm_show_of_an_unknown_hash_is_one_clear_line(tmp_path: Path) -> None:
 
 @pytest.mark.neo4j
 def test_a_runs_answers_tool_calls_and_verdicts_reference_the_exact_request(
-    mini_store: Any, mini_retriever: Any, tmp_path: Path
+    mini_store: Any, mini_retriever: Any, tmp_path: Path, neo4j_settings: Any, driver: Any, encoder: Any
 ) -> None:
     from agents.methods import parse_methods
     from agents.prompts.registry import PromptSet
@@ -183,7 +183,7 @@ def test_a_runs_answers_tool_calls_and_verdicts_reference_the_exact_request(
     from agents.runs.runner import execute_batch
     from tests.fake_openai.policy import AutoPolicy
 
-    exchanges = tmp_path / "exchanges.sqlite"
+    exchanges = tmp_path / "data" / "llm_exchanges.sqlite"  # the data directory's store, which the API serves
     with FakeOpenAI(AutoPolicy()) as fake:
         base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
         roles = LLMRoles(
@@ -231,3 +231,27 @@ def test_a_runs_answers_tool_calls_and_verdicts_reference_the_exact_request(
             run=run_id,
         ).data()
     assert linked and all(r["answer"] and r["verdict"] for r in linked)
+
+    # the report links each answer, tool call and verdict to its exchange ...
+    from agents.reports.data import build_report_data
+    from agents.reports.html import render_html
+
+    page = render_html(build_report_data(mini_store.driver, "neo4j", [run_id], resamples=50))
+    for _, payload in mine:
+        if "attempt_id" in payload:
+            assert f'href="/exchange#{payload["exchange"]}"' in page
+    # ... and the API serves it: the answerer's to anyone, the judge's (gold) only with the token
+    from tests.test_api_support import TOKEN as API_TOKEN
+    from tests.test_api_support import api_client
+
+    answer = next(p["exchange"] for t, p in mine if t == "AnswerGiven")
+    verdict = next(p["exchange"] for t, p in mine if t == "AnswerJudged")
+    with api_client(neo4j_settings, driver, encoder, token=API_TOKEN) as client:
+        assert client.get(f"/exchanges/{answer}").json()["role"] == "answerer"
+        hidden = client.get(f"/exchanges/{verdict}")
+        assert hidden.status_code == 403 and "reference" not in hidden.text.lower()
+        shown = client.get(f"/exchanges/{verdict}", headers={"Authorization": f"Bearer {API_TOKEN}"})
+        assert shown.status_code == 200 and shown.json()["role"] == "judge"
+        assert client.get("/exchanges/" + "e" * 64).status_code == 404
+        assert client.get("/exchanges/nothex").status_code == 400
+        assert client.get("/exchange").status_code == 200

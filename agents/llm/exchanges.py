@@ -260,6 +260,40 @@ class ExchangeStore:
         self._db.close()
 
 
+def exchanges_file(log_path: Path) -> Path:
+    """Where `events export LOG` writes the exchange store beside the log: `LOG` + `.exchanges.jsonl`."""
+    return log_path.with_name(log_path.name + ".exchanges.jsonl")
+
+
+def export_exchanges(store: ExchangeStore, path: Path) -> int:
+    """Write every row of the store (compressed bytes as stored, hex) as JSON lines; return how many."""
+    count = 0
+    tmp = path.with_name(path.name + ".partial")
+    with tmp.open("wb") as handle:
+        for row in store.rows():
+            handle.write(orjson.dumps(row) + b"\n")
+            count += 1
+    tmp.replace(path)
+    return count
+
+
+def import_exchanges(store: ExchangeStore, path: Path) -> int:
+    """Import a file written by `export_exchanges` (all of it or, on a bad line, nothing); return new rows."""
+    rows: list[dict[str, Any]] = []
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise ExchangeImportError(f"{path}:{number}: not a JSON object ({exc})") from exc
+            if not isinstance(row, dict):
+                raise ExchangeImportError(f"{path}:{number}: not a JSON object")
+            rows.append(row)
+    return store.add_rows(rows, str(path))
+
+
 class ExchangeImportError(LLMError):
     """An exported exchange file that does not verify (bad row, hash mismatch): nothing of it is imported."""
 

@@ -305,6 +305,8 @@ def _attempt_entry(
     entry["answer"] = trace["attempt"].get("answer")
     entry["finish"] = trace["attempt"].get("finish")
     entry["error"] = trace["attempt"].get("error")
+    # The final answer's LLM exchange (the exact request, `/exchanges/<hash>`); None for runs before it was kept.
+    entry["exchange"] = trace["attempt"].get("answer_exchange")
     entry["calls"] = [
         {
             "id": c["id"],
@@ -317,6 +319,7 @@ def _attempt_entry(
             "error": c.get("error"),
             "returned": c["returned"],
             "response": _clip(str(c.get("response") or "")),
+            "exchange": c.get("exchange"),
         }
         for c in trace["calls"]
     ]
@@ -334,6 +337,7 @@ def _attempt_entry(
             "prompt_name": j.get("prompt_name"),
             "prompt_sha256": j.get("prompt_sha256"),
             "details": json.loads(j["details"]) if j.get("details") else {},
+            "exchange": j.get("exchange"),
         }
         for j in trace["judgments"]
     ]
