@@ -88,6 +88,15 @@ def build_report_data(
             )
     for note in first.config.get("notes", []):
         notes.append(str(note))
+    tokenizer = first.config.get("tokenizer")
+    if isinstance(tokenizer, dict) and tokenizer.get("source") != "fallback":
+        # (the fallback already has its note, written by the run)
+        notes.append(f"Read's 3,000-token limit and A-MEM's 5,120-token cap were counted with {tokenizer.get('name')}")
+    elif tokenizer is None:
+        notes.append(
+            "this run predates the answering model's tokenizer: Read's and A-MEM's token limits were counted with "
+            "MiniLM's WordPiece"
+        )
     sections, section_notes = collect_sections(SectionContext(driver, database, records, rows, metrics))
     notes.extend(section_notes)
     datasets = sorted({r.dataset for r in records})
