@@ -10,20 +10,25 @@ summary) show only what that role was shown and are served to everyone.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from agents.llm.exchanges import GOLD_ROLES, ExchangeNotFoundError, ExchangeStore, check_exchange_hash
-from agents.llm.settings import LLMGlobalSettings
 from api.schema.context import check_bearer, gold_visible
+
+if TYPE_CHECKING:
+    from agents.llm.exchanges import ExchangeStore
 
 router = APIRouter()
 
 
 def _store(request: Request) -> ExchangeStore | None:
     """The data directory's exchange store (opened once per app), or None when nothing was kept yet."""
+    from agents.llm.exchanges import ExchangeStore
+    from agents.llm.settings import LLMGlobalSettings
+
     store: ExchangeStore | None = getattr(request.app.state, "exchanges", None)
     if store is None:
         path = LLMGlobalSettings().exchanges_path
@@ -36,6 +41,9 @@ def _store(request: Request) -> ExchangeStore | None:
 
 @router.get("/exchanges/{key}", include_in_schema=False)
 async def exchange(request: Request, key: str) -> Response:
+    # Imported here: the LLM layer (the openai SDK) stays out of the API's start-up.
+    from agents.llm.exchanges import GOLD_ROLES, ExchangeNotFoundError, check_exchange_hash
+
     try:
         check_exchange_hash(key)
     except ExchangeNotFoundError as exc:
