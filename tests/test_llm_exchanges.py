@@ -256,3 +256,40 @@ def test_a_runs_answers_tool_calls_and_verdicts_reference_the_exact_request(
         assert client.get("/exchanges/" + "e" * 64).status_code == 404
         assert client.get("/exchanges/nothex").status_code == 400
         assert client.get("/exchange").status_code == 200
+
+
+@pytest.mark.neo4j
+def test_memory_writes_reference_the_exchange_of_their_pair(
+    mini_store: Any, mini_retriever: Any, tmp_path: Path
+) -> None:
+    from agents.memory.prepare import prepare_memory
+    from tests.fake_openai.mem0_script import Mem0Script
+
+    exchanges = tmp_path / "exchanges.sqlite"
+    with FakeOpenAI(Mem0Script()) as fake:
+        settings = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
+        roles = LLMRoles(overrides={"memory": settings}, cache_path=tmp_path / "c.sqlite", exchanges_path=exchanges)
+        try:
+            llm = roles.client("memory")
+            report = prepare_memory("mem0", mini_store, mini_retriever, "mini-p-ravi", llm=llm, links=False)
+        finally:
+            roles.close()
+    assert report.pairs_built > 0
+    with mini_store.driver.session() as session:
+        rows = session.run(
+            "MATCH (e:Event) WHERE e.type IN ['MemoryWritten', 'MemoryPairProcessed'] "
+            "AND e.payload CONTAINS '\"system\":\"mem0\"' AND e.payload CONTAINS 'mini-p-ravi' "
+            "RETURN e.type AS type, e.payload AS payload"
+        ).data()
+    store = ExchangeStore(exchanges)
+    writes = [json.loads(r["payload"]) for r in rows if r["type"] == "MemoryWritten"]
+    steps = [json.loads(r["payload"]) for r in rows if r["type"] == "MemoryPairProcessed"]
+    assert writes and len(steps) == report.pairs_built
+    for step in steps:
+        kept = step["details"]["exchanges"]
+        assert kept and all(store.show(x)["role"] == "memory" for x in kept)
+    for write in writes:
+        shown = store.show(write["exchange"])
+        assert shown["role"] == "memory"
+        # the memory's text came out of the reply of that request (Mem0's extraction)
+        assert write["text"] in json.dumps(shown["reply"], ensure_ascii=False)
