@@ -293,3 +293,20 @@ def test_memory_writes_reference_the_exchange_of_their_pair(
         assert shown["role"] == "memory"
         # the memory's text came out of the reply of that request (Mem0's extraction)
         assert write["text"] in json.dumps(shown["reply"], ensure_ascii=False)
+
+
+def test_an_exported_store_imports_whole_and_a_bad_line_is_named_with_nothing_written(tmp_path: Path) -> None:
+    from agents.llm.exchanges import exchanges_file, export_exchanges, import_exchanges
+
+    source = ExchangeStore(tmp_path / "a.sqlite")
+    key = source.put(role="answerer", request=request("q"), reply=reply("r"))
+    path = exchanges_file(tmp_path / "log.jsonl")
+    assert path.name == "log.jsonl.exchanges.jsonl" and export_exchanges(source, path) == 3
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(path.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
+    target = ExchangeStore(tmp_path / "b.sqlite")
+    with pytest.raises(ExchangeImportError, match=r"broken\.jsonl:4: not a JSON object"):
+        import_exchanges(target, broken)
+    assert target.stored_bytes()["exchanges"] == 0
+    assert import_exchanges(target, path) == 3 and import_exchanges(target, path) == 0
+    assert target.show(key) == source.show(key)
