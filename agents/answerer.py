@@ -59,6 +59,8 @@ class RecordedCall:
     round: int
     ordinal: int
     outcome: ToolOutcome
+    # The exchange whose reply asked for this call (None: the client keeps no exchange store).
+    exchange: str | None = None
 
 
 @dataclass
@@ -72,6 +74,8 @@ class Transcript:
     calls: list[RecordedCall] = field(default_factory=list)
     cached_turns: int = 0
     tool_seconds: float = 0.0
+    # The exchange of the final reply: its request holds the whole conversation (every round before it).
+    exchange: str | None = None
 
 
 class AnsweringAgent:
@@ -144,9 +148,12 @@ class AnsweringAgent:
                             scope=scope,
                         )
                     out.tool_seconds += time.perf_counter() - started
-                    out.calls.append(RecordedCall(round=out.rounds, ordinal=ordinal, outcome=outcome))
+                    out.calls.append(
+                        RecordedCall(round=out.rounds, ordinal=ordinal, outcome=outcome, exchange=reply.exchange)
+                    )
                     messages.append({"role": "tool", "tool_call_id": call.id, "content": outcome.response})
                 continue
+            out.exchange = reply.exchange
             out.answer = (reply.content or "").strip()
             if not out.answer:
                 out.finish = "empty"

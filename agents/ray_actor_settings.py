@@ -49,6 +49,8 @@ class ActorSettings:
         path = config_path()
         env = carried_environment()
         env["COLABENCH_LLM_CACHE_NAMESPACE"] = roles.cache_namespace
+        # The actors keep their exchanges in the driver's store (the events they write reference them).
+        env["COLABENCH_LLM_EXCHANGES"] = str(roles.exchanges_path)
         return cls(
             neo4j=neo4j or Neo4jSettings(),
             roles=role_overrides(roles),

@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from neo4j import AsyncDriver, Driver
 
-from api import health, reports
+from api import exchanges, health, reports
 from api.error_shield import ErrorShieldMiddleware
 from api.graphql_body import GraphQLBodyMiddleware
 from api.graphql_router import ColabenchGraphQLRouter
@@ -75,6 +75,9 @@ def create_app(
             yield
         finally:
             await resources.close()
+            kept = getattr(app.state, "exchanges", None)
+            if kept is not None:
+                kept.close()
 
     app = FastAPI(
         title="colabench provenance API",
@@ -103,11 +106,16 @@ def create_app(
     app.include_router(graphql, prefix="/graphql")
     app.include_router(health.router)
     app.include_router(reports.router)
+    app.include_router(exchanges.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/browser", include_in_schema=False)
     async def browser() -> FileResponse:
         return FileResponse(STATIC_DIR / "browser.html", media_type="text/html")
+
+    @app.get("/exchange", include_in_schema=False)
+    async def exchange_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "exchange.html", media_type="text/html")
 
     @app.get("/adjudicate", include_in_schema=False)
     async def adjudicate_page() -> FileResponse:

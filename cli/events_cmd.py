@@ -35,18 +35,46 @@ def verify() -> None:
 @app.command("export")
 @expected_errors
 def export_(path: Path = typer.Argument(..., help="JSONL file to write")) -> None:
-    """Write the whole log, in seq order, to a JSONL file."""
+    """Write the whole log, in seq order, to a JSONL file, and the LLM exchange store its events reference
+    beside it (`PATH.exchanges.jsonl`)."""
+    from agents.llm.exchanges import ExchangeStore, exchanges_file, export_exchanges
+    from agents.llm.settings import LLMGlobalSettings
+
     with open_store(with_encoder=False, check_schema=False) as store, progress_bar() as bar:
         task = bar.add_task("exporting", total=store.head().seq)
         count = export_log(store, path, progress=lambda n: bar.advance(task, n))
     console.print(f"exported {count:,} events to {path}")
+    source = LLMGlobalSettings().exchanges_path
+    if source.exists():
+        exchanges = ExchangeStore(source)
+        try:
+            rows = export_exchanges(exchanges, exchanges_file(path))
+        finally:
+            exchanges.close()
+        console.print(f"exported {rows:,} LLM exchange rows (parts and exchanges) to {exchanges_file(path)}")
+    else:
+        console.print(f"no LLM exchange store at {source}: no exchanges exported")
 
 
 @app.command("import")
 @expected_errors
 def import_(path: Path = typer.Argument(..., help="JSONL file written by `events export`")) -> None:
-    """Import a log into this database (empty, or holding a prefix of it) and project it."""
-    with open_store() as store, progress_bar() as bar:
-        task = bar.add_task("importing", total=None)
-        imported, present = import_log(store, path, progress=lambda n: bar.advance(task, n))
+    """Import a log into this database (empty, or holding a prefix of it) and project it, and the LLM exchanges
+    exported beside it (`PATH.exchanges.jsonl`, when present) into this data directory's exchange store. The
+    exchanges are checked first: a bad row stops the command before any event is imported."""
+    from agents.llm.exchanges import ExchangeStore, exchanges_file, import_exchanges
+    from agents.llm.settings import LLMGlobalSettings
+
+    beside = exchanges_file(path)
+    exchanges = ExchangeStore(LLMGlobalSettings().exchanges_path) if beside.exists() else None
+    try:
+        added = import_exchanges(exchanges, beside) if exchanges is not None else None
+        with open_store() as store, progress_bar() as bar:
+            task = bar.add_task("importing", total=None)
+            imported, present = import_log(store, path, progress=lambda n: bar.advance(task, n))
+    finally:
+        if exchanges is not None:
+            exchanges.close()
     console.print(f"imported {imported:,} events ({present:,} were already present)")
+    if added is not None:
+        console.print(f"imported {added:,} new LLM exchange rows from {beside}")

@@ -1,4 +1,5 @@
-"""`colabench llm settings|ping|cache|prompts`: inspect the LLM roles, the response cache and the prompts."""
+"""`colabench llm settings|ping|cache|prompts|show`: inspect the LLM roles, the response cache, the prompts
+and the kept exchanges."""
 
 from __future__ import annotations
 
@@ -109,3 +110,53 @@ def prompts(
     for name, record in prompt_set.records().items():
         table.add_row(name, record["version"], record["sha256"], record["source"])
     console.print(table)
+
+
+@app.command("show")
+@expected_errors
+def show(
+    exchange: str = typer.Argument(..., help="exchange hash (the `exchange` field of an event, 64 hex digits)"),
+    token: str = typer.Option(
+        None, "--token", help="the API token (COLABENCH_API_TOKEN); `-` reads it from stdin. Judge and synthesis "
+        "exchanges hold gold and need it"
+    ),
+) -> None:
+    """Print one kept LLM exchange as JSON: role, model, the whole request (messages, tools, parameters) as it
+    was sent, and the reply. Judge and synthesis requests contain gold (reference answers, private facts): they
+    are shown only with the API token."""
+    import json
+    import sys
+
+    from agents.llm.exchanges import GOLD_ROLES, ExchangeStore, check_exchange_hash
+    from agents.llm.settings import LLMGlobalSettings
+
+    check_exchange_hash(exchange)
+    path = LLMGlobalSettings().exchanges_path
+    if not path.exists():
+        raise UsageError(f"no LLM exchange {exchange!r}: there is no exchange store at {path} (nothing kept yet)")
+    store = ExchangeStore(path)
+    try:
+        role = store.role_of(exchange)
+        if role in GOLD_ROLES:
+            _require_token(token if token != "-" else sys.stdin.readline().strip(), role)
+        print(json.dumps(store.show(exchange), ensure_ascii=False, indent=2, sort_keys=True))
+    finally:
+        store.close()
+
+
+def _require_token(given: str | None, role: str) -> None:
+    """Refuse unless `given` is the configured API token (compared in constant time)."""
+    import hmac
+
+    from api.settings import ApiSettings
+
+    configured = ApiSettings().token
+    if configured is None:
+        raise UsageError(
+            f"this {role} exchange holds gold and is shown only with the API token: set COLABENCH_API_TOKEN "
+            "(or `token` in the [api] table of colabench.toml) and pass it with --token"
+        )
+    if not given:
+        raise UsageError(f"this {role} exchange holds gold: pass the API token with --token (or `--token -`)")
+    if not hmac.compare_digest(given.encode(), configured.encode()):
+        raise UsageError("the token given with --token is not the API token")

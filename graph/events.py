@@ -56,7 +56,12 @@ class DomainEvent(BaseModel):
         return require_json_value(value)
 
     def payload(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        payload = self.model_dump(mode="json")
+        # `exchange` (the LLM request and reply an event came from) is left out when there is none, so events
+        # without one keep the payload, and the id, they had before the field existed.
+        if "exchange" in payload and payload["exchange"] is None:
+            del payload["exchange"]
+        return payload
 
     def event_id(self) -> str:
         return content_event_id(self.TYPE, self.payload())
@@ -324,6 +329,9 @@ class MemoryWritten(DomainEvent):
     text: str = ""
     source_turn_ids: list[Identifier] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 class MemoryPairProcessed(DomainEvent):
@@ -390,6 +398,9 @@ class StateSummarized(DomainEvent):
     states: list[StateSpec]
     model: str | None = None
     prompt_sha256: str | None = None
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 # --- envelope -------------------------------------------------------------------------------------
@@ -505,6 +516,9 @@ class QaAnswered(DomainEvent):
     tokens_out: int = Field(default=0, ge=0)
     reader_ms: float = Field(default=0.0, ge=0)
     details: dict[str, Any] = Field(default_factory=dict)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 class QaAnswerJudged(DomainEvent):
@@ -527,6 +541,9 @@ class QaAnswerJudged(DomainEvent):
     prompt_sha256: str
     tokens_in: int = Field(default=0, ge=0)
     tokens_out: int = Field(default=0, ge=0)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 # --- evaluation runs (answering agent, judges) ----------------------------------------------------
@@ -588,6 +605,9 @@ class ToolCalled(DomainEvent):
     recipe: str | None = None
     returned: list[ReturnedRef] = Field(default_factory=list)
     response: str = ""
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 class AnswerGiven(DomainEvent):
@@ -608,6 +628,9 @@ class AnswerGiven(DomainEvent):
     # `cut_by_length` (the final reply hit max_tokens), `looks_like_tool_call` (a tool call left as text),
     # `not_an_answer` (empty, or a JSON fragment that does not parse).
     flags: list[str] = Field(default_factory=list)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 class AnswerJudged(DomainEvent):
@@ -630,6 +653,9 @@ class AnswerJudged(DomainEvent):
     prompt_version: str
     prompt_sha256: str
     details: dict[str, Any] = Field(default_factory=dict)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 class AttemptFinished(DomainEvent):
@@ -765,6 +791,9 @@ class SynthesisDraftRecorded(DomainEvent):
     final: bool = False
     reasons: list[str] = Field(default_factory=list)
     details: dict[str, Any] = Field(default_factory=dict)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 class SynthesisStageFinished(DomainEvent):
@@ -815,6 +844,9 @@ class MemoryJudged(DomainEvent):
     prompt_sha256: str
     inputs_sha256: str
     details: dict[str, Any] = Field(default_factory=dict)
+    # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
+    # absent in events written before exchanges were kept, and when no LLM was asked.
+    exchange: str | None = None
 
 
 # --- adjudication (a person's verdict on an accuracy verdict) -------------------------------------

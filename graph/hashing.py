@@ -19,8 +19,17 @@ def canonical_bytes(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
+# Payload fields that record where an event came from, not what it says: left out of the event's identity, so
+# the same fact reached through another LLM exchange (another request, the same answer) is still one event.
+# They stay covered by the hash chain, which hashes the whole stored payload.
+PROVENANCE_FIELDS = ("exchange",)
+
+
 def content_event_id(event_type: str, payload: dict[str, Any]) -> str:
-    """The content hash that identifies an event: the same type and payload always give the same id."""
+    """The content hash that identifies an event: the same type and payload (provenance fields aside) always
+    give the same id."""
+    if any(name in payload for name in PROVENANCE_FIELDS):
+        payload = {k: v for k, v in payload.items() if k not in PROVENANCE_FIELDS}
     digest = hashlib.sha256(event_type.encode() + b"\n" + canonical_bytes(payload)).hexdigest()
     return f"ev_{digest[:40]}"
 

@@ -4,8 +4,10 @@ As A-MEM's `search_agentic`: the k best notes, then the notes they link to (each
 k neighbours in all), deduplicated in retrieval order. As the paper's A-MEM setting: each note is included
 whole, in that order, until the next one would push the serialised response (the memory_search tool's JSON:
 `{"memories": [{"memory_id", "text", "source_turn_ids"}, ...]}`) past 5,120 tokens; the response stops there
-(a later, smaller note never overtakes an earlier one). Tokens are counted with query.tokens (WordPiece, which
-splits at punctuation, so the JSON's token count is the sum of its parts).
+(a later, smaller note never overtakes an earlier one). Tokens are the run's counter's (query/tokens.py: the
+answering model's tokenizer, or the named WordPiece fallback). WordPiece splits at punctuation, so the JSON's
+count is the sum of its parts; any other counter counts the serialised response itself (one count when every
+note fits, else a binary search over how many do).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from graph.cypher_files import load_cypher
 from query.memory_channels import MemoryChannels, RankedCard
 from query.results import MemoryHit
-from query.tokens import count_tokens
+from query.tokens import WORDPIECE, TokenCounter, WordPieceCounter, count_tokens, longest_fitting_prefix
 
 
 @dataclass(frozen=True)
@@ -31,10 +33,11 @@ class LinkExpandedResponse:
         k: int,
         make_hits: Callable[[list[RankedCard]], list[MemoryHit]],
         notes: list[str],
+        counter: TokenCounter = WORDPIECE,
     ) -> list[MemoryHit]:
         order = self.expand(channels, ranked, k)
         hits = make_hits(order)
-        kept = self.cap(hits)
+        kept = self.cap(hits, counter)
         if len(kept) < len(hits):
             notes.append(
                 f"memory response capped at {self.token_cap} tokens: {len(kept)} of {len(hits)} notes returned "
@@ -59,13 +62,20 @@ class LinkExpandedResponse:
                     added += 1
         return order
 
-    def cap(self, hits: list[MemoryHit]) -> list[MemoryHit]:
+    def cap(self, hits: list[MemoryHit], counter: TokenCounter = WORDPIECE) -> list[MemoryHit]:
         entries = [
             json.dumps(
                 {"memory_id": h.memory_id, "text": h.text, "source_turn_ids": h.source_turn_ids}, ensure_ascii=False
             )
             for h in hits
         ]
+        if not isinstance(counter, WordPieceCounter):
+
+            def fits(n: int) -> bool:
+                body = '{"memories": [' + ", ".join(entries[:n]) + "]}"
+                return counter.count([body])[0] <= self.token_cap
+
+            return hits[: longest_fitting_prefix(len(hits), fits)]
         envelope, comma = count_tokens([json.dumps({"memories": []}), ","])
         sizes = count_tokens(entries)
         total = envelope

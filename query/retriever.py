@@ -44,6 +44,7 @@ from query.recipes import Recipe, get_recipe
 from query.results import DocumentHit, MemoryHit, ReadResult, SearchResult, StateHit
 from query.round_robin import expand_round_robin
 from query.states import profile_states
+from query.tokens import WORDPIECE, TokenCounter
 
 _CHANNEL_ORDER = ("semantic", "keyword", "memory_linked")
 # Search returns 5 documents by default and at most 20 (the agent protocol).
@@ -92,6 +93,9 @@ class Retriever:
         self.one_statement = one_statement
         self._encoder_checked = False
         self._pool = _shared_pool()
+        # What Read's 3,000-token limit and A-MEM's 5,120-token cap count in: a run sets the answering model's
+        # tokenizer (query/model_tokens.py); WordPiece (named as the fallback) until then.
+        self.token_counter: TokenCounter = WORDPIECE
 
     def close(self) -> None:
         """Nothing to release (the worker threads are shared by every retriever); kept for symmetry."""
@@ -136,7 +140,7 @@ class Retriever:
 
     def read(self, doc_id: str, start_line: int = 1, n_lines: int = MAX_LINES) -> ReadResult:
         """The Read tool: at most 100 lines and 3,000 tokens of `doc_id` from `start_line` (see query.read_tool)."""
-        return read_document(self.driver, self.database, doc_id, start_line, n_lines)
+        return read_document(self.driver, self.database, doc_id, start_line, n_lines, self.token_counter)
 
     # --- the search flow ----------------------------------------------------------------------------
 
@@ -317,7 +321,12 @@ class Retriever:
         shaped = memory_response(recipe.name) if max_k == MAX_K else None
         if recipe.return_memories and shaped is not None:
             memories = shaped.respond(
-                self.memory, ranked_cards, k, lambda top: self._memories(recipe, top, links_by_card, corpus), notes
+                self.memory,
+                ranked_cards,
+                k,
+                lambda top: self._memories(recipe, top, links_by_card, corpus),
+                notes,
+                self.token_counter,
             )
         elif recipe.return_memories:
             memories = self._memories(recipe, ranked_cards[:k], links_by_card, corpus)

@@ -86,12 +86,14 @@ class BinaryLabelJudge(Judge):
                     rationale="the judge's reply stayed invalid after every retry",
                     valid=False,
                     details={"problem": str(exc), "prompts": prompts_used},
+                    exchange=exc.exchange,
                 )
             ]
         out = reply.value
         return [
             AnswerJudged(
                 **base,
+                exchange=reply.exchange,
                 verdict="pass" if out.label == 1 else "fail",
                 score=float(out.label),
                 rationale=out.reason,  # judge rationales are gold (api/schema/redaction.py: Judgment.rationale)

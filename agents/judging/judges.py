@@ -74,6 +74,7 @@ def _invalid(
         rationale="the judge's reply stayed invalid after every retry",
         valid=False,
         details={"problem": str(exc)},
+        exchange=exc.exchange,
         **fields,
     )
 
@@ -98,6 +99,7 @@ def judge_accuracy(attempt_id: str, material: JudgeMaterial, llm: LLMClient, pro
     out = reply.value
     return _judged(
         attempt_id, "accuracy", llm, template,
+        exchange=reply.exchange,
         verdict=out.verdict,
         score=1.0 if out.verdict == "pass" else 0.0,
         rationale=out.rationale,
@@ -134,6 +136,7 @@ def judge_quality(
         verdicts.append(
             _judged(
                 attempt_id, kind, llm, template,
+                exchange=reply.exchange,
                 score=float(out.score),
                 rationale=out.rationale,
                 details={
@@ -163,6 +166,7 @@ def analyse_error(
     out = reply.value
     return _judged(
         attempt_id, "error_analysis", llm, template,
+        exchange=reply.exchange,
         error_category=out.main_category,
         visibility=out.visibility,
         rationale=out.rationale,

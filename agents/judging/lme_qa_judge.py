@@ -82,6 +82,7 @@ def judge_qa_answer(
             judge_model=llm.model,
             prompt_name=template.name,
             prompt_sha256=template.sha256,
+            exchange=exc.exchange,
         )
     return QaAnswerJudged(
         judgment_id=f"{answer_id}:judge",
@@ -97,4 +98,5 @@ def judge_qa_answer(
         prompt_sha256=template.sha256,
         tokens_in=reply.tokens_in,
         tokens_out=reply.tokens_out,
+        exchange=reply.exchange,
     )

@@ -126,10 +126,12 @@ class MemoryJudge(Generic[Out]):
                 reason="the judge's reply stayed invalid after every retry",
                 valid=False,
                 details={**call.details, "problem": str(exc)},
+                exchange=exc.exchange,
             )
         return MemoryJudged(
             **common,
             **self.verdict_fields(reply.value),
+            exchange=reply.exchange,
             details={
                 **call.details,
                 "tokens_in": reply.tokens_in,

@@ -65,6 +65,7 @@ class MemoryQaJudge(MemoryJudge[MemoryQaOut]):
                 reason="the reader's reply stayed invalid after every retry",
                 valid=False,
                 details={**call.details, "problem": str(exc), "failed_step": "reader"},
+                exchange=exc.exchange,
             )
         answer = answered.value
         used = list(dict.fromkeys(answer.used_memory_ids))
@@ -72,6 +73,8 @@ class MemoryQaJudge(MemoryJudge[MemoryQaOut]):
             **call.details,
             "answer": answer.answer,
             "reader_prompt_sha256": reader.sha256,
+            # The reader's own exchange; the event's `exchange` is the judge's.
+            "reader_exchange": answered.exchange,
             "tokens_in": answered.tokens_in,
             "tokens_out": answered.tokens_out,
         }
@@ -90,8 +93,12 @@ class MemoryQaJudge(MemoryJudge[MemoryQaOut]):
                 cited_memory_ids=used,
                 valid=False,
                 details={**details, "problem": str(exc), "failed_step": "judge"},
+                exchange=exc.exchange,
             )
         details["tokens_in"] += graded.tokens_in
         details["tokens_out"] += graded.tokens_out
         details["attempts"] = len(answered.replies) + len(graded.replies)
-        return MemoryJudged(**common, **self.verdict_fields(graded.value), cited_memory_ids=used, details=details)
+        return MemoryJudged(
+            **common, **self.verdict_fields(graded.value), cited_memory_ids=used, details=details,
+            exchange=graded.exchange,
+        )

@@ -13,8 +13,9 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import openai
@@ -24,6 +25,7 @@ from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache, request_key
 from agents.llm.error_text import without_request_text
 from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
+from agents.llm.exchanges import ExchangeStore
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
 from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
 
@@ -53,6 +55,8 @@ class ChatReply:
     cached: bool
     request_sha256: str
     model: str
+    # The hash of this request and reply in the exchange store (None: the client keeps no store).
+    exchange: str | None = None
 
     def to_cache(self) -> dict[str, Any]:
         return {
@@ -100,6 +104,11 @@ class StructuredReply(Generic[T]):
         return sum(r.tokens_in for r in self.replies)
 
     @property
+    def exchange(self) -> str | None:
+        """The exchange of the valid reply: its request holds every earlier try and repair message."""
+        return self.replies[-1].exchange if self.replies else None
+
+    @property
     def tokens_out(self) -> int:
         return sum(r.tokens_out for r in self.replies)
 
@@ -122,8 +131,14 @@ class LLMClient:
         slots: threading.BoundedSemaphore | None = None,
         cache_namespace: str = "",
         stop: threading.Event | None = None,
+        exchanges: ExchangeStore | None = None,
     ) -> None:
         settings.require()
+        # Every request and reply is kept here (content-addressed); replies carry their exchange hash.
+        self.exchanges = exchanges
+        # Open `exchange_trail()` lists: each collects the exchanges this client makes while it is open.
+        self._trails: list[list[str]] = []
+        self._trail_lock = threading.Lock()
         self.cache_namespace = cache_namespace
         # Set on Ctrl-C (shared by every client of a run): no new request is sent, backoff waits end.
         self.stop = stop or threading.Event()
@@ -211,6 +226,16 @@ class LLMClient:
                 raise
             if cache_reply and reply.finish_reason != "length":
                 self.remember(reply)
+        if self.exchanges is not None:
+            reply = replace(
+                reply,
+                exchange=self.exchanges.put(
+                    role=self.role, request=request, reply=reply.to_cache(), namespace=self.cache_namespace
+                ),
+            )
+            with self._trail_lock:
+                for trail in self._trails:
+                    trail.append(str(reply.exchange))
         self.ledger.record_call(
             self.role,
             cached=reply.cached,
@@ -221,6 +246,19 @@ class LLMClient:
             seconds=time.perf_counter() - started,
         )
         return reply
+
+    @contextmanager
+    def exchange_trail(self) -> Iterator[list[str]]:
+        """The hashes of the exchanges this client makes (in any thread) while the block runs, in order: for
+        callers whose LLM calls happen inside a library (Mem0, A-MEM, Graphiti) and so never see the replies."""
+        trail: list[str] = []
+        with self._trail_lock:
+            self._trails.append(trail)
+        try:
+            yield trail
+        finally:
+            with self._trail_lock:
+                self._trails = [t for t in self._trails if t is not trail]
 
     def remember(self, reply: ChatReply) -> None:
         """Cache a reply fetched with `cache_reply=False` (after the caller found it valid)."""
@@ -371,6 +409,7 @@ class LLMClient:
             f"{len(replies)} attempt(s); last problem: {problem}"
         )
         error.role = self.role
+        error.exchange = replies[-1].exchange if replies else None
         raise error
 
 

@@ -42,6 +42,9 @@ class LLMRefusedError(LLMUnavailableError):
 class LLMOutputError(LLMError):
     """The model's reply stayed invalid (not JSON, or not matching the schema) after every retry."""
 
+    # The exchange of the last invalid reply (its request holds the earlier tries), when one was kept.
+    exchange: str | None = None
+
 
 class LLMInterruptedError(LLMError):
     """The run was interrupted (Ctrl-C) before this request was sent: nothing is recorded for it."""

@@ -1,4 +1,5 @@
-"""`LLMRoles`: the clients of every role for one run or command, sharing one response cache and one ledger."""
+"""`LLMRoles`: the clients of every role for one run or command, sharing one response cache, one exchange store
+and one ledger."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache
 from agents.llm.client import LLMClient
+from agents.llm.exchanges import ExchangeStore
 from agents.llm.settings import ROLES, CacheMode, LLMGlobalSettings, LLMRoleSettings, load_role_settings
 
 
@@ -21,6 +23,7 @@ class LLMRoles:
         overrides: dict[str, dict[str, Any]] | None = None,
         cache_path: Path | None = None,
         cache_mode: CacheMode | None = None,
+        exchanges_path: Path | None = None,
     ) -> None:
         overrides = overrides or {}
         self.settings: dict[str, LLMRoleSettings] = {
@@ -33,6 +36,9 @@ class LLMRoles:
         # Set by `interrupt()` (Ctrl-C): every client stops sending new requests.
         self.stop = threading.Event()
         self.cache = ResponseCache(self.cache_path) if self.cache_mode != "off" else None
+        # Every request and reply of every role, kept whatever the cache mode (the events reference them).
+        self.exchanges_path = exchanges_path or general.exchanges_path
+        self.exchanges = ExchangeStore(self.exchanges_path)
         self.ledger = UsageLedger()
         self._clients: dict[tuple[str, int], LLMClient] = {}
         self._slots = {role: threading.BoundedSemaphore(s.concurrency) for role, s in self.settings.items()}
@@ -55,6 +61,7 @@ class LLMRoles:
                 slots=self._slots[role],
                 cache_namespace=self.cache_namespace,
                 stop=self.stop,
+                exchanges=self.exchanges,
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)
@@ -75,6 +82,7 @@ class LLMRoles:
                 slots=self._slots[role],
                 cache_namespace=self.cache_namespace,
                 stop=self.stop,
+                exchanges=self.exchanges,
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)
@@ -100,3 +108,4 @@ class LLMRoles:
             client.close()
         if self.cache is not None:
             self.cache.close()
+        self.exchanges.close()

@@ -19,7 +19,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSetti
 
 from agents.llm.errors import LLMConfigError
 from graph.config_file import TableSettings, TomlTableSource
-from graph.paths import cache_dir
+from graph.paths import cache_dir, data_dir
 
 ROLES: tuple[str, ...] = ("answerer", "judge", "state", "memory", "synthesis")
 # Roles whose requests carry gold (a judge reads the reference answer and requirements, synthesis writes them):
@@ -142,8 +142,8 @@ def load_role_settings(role: str, **overrides: Any) -> LLMRoleSettings:
 
 
 class LLMGlobalSettings(TableSettings):
-    """Settings shared by every role: the response cache. Env `COLABENCH_LLM_CACHE`, `..._CACHE_MODE`,
-    `..._CACHE_NAMESPACE`."""
+    """Settings shared by every role: the response cache and the exchange store. Env `COLABENCH_LLM_CACHE`,
+    `..._CACHE_MODE`, `..._CACHE_NAMESPACE`, `..._EXCHANGES`."""
 
     model_config = SettingsConfigDict(extra="ignore", env_prefix="COLABENCH_LLM_")
 
@@ -153,7 +153,17 @@ class LLMGlobalSettings(TableSettings):
         default="", description="scopes cached replies to one endpoint setup (e.g. `llama-server+chatml-tools`)"
     )
 
+    exchanges: Path | None = Field(
+        default=None, description="SQLite file keeping every request and reply (default: in the data directory)"
+    )
+
     config_table: ClassVar[str] = "llm"
+
+    @property
+    def exchanges_path(self) -> Path:
+        """`exchanges` if set, else the data directory's `llm_exchanges.sqlite` (it belongs with the event log
+        whose events reference it, not with the machine-wide cache)."""
+        return self.exchanges if self.exchanges is not None else data_dir() / "llm_exchanges.sqlite"
 
     @property
     def cache_path(self) -> Path:

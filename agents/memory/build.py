@@ -10,6 +10,7 @@ nothing of it, and the rerun does that pair again (from the LLM response cache w
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING
 
 from agents.history import load_public_history
@@ -69,7 +70,12 @@ def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
     for index, pair in enumerate(todo, start=1):
         before = _usage(ctx.llm)
         t0 = time.perf_counter()
-        writes = system.build_pair(profile_id, pair)
+        with _trail(ctx.llm) as trail:
+            writes = system.build_pair(profile_id, pair)
+        if trail:
+            # The pair's last exchange (for Mem0 the update decision, whose request shows the extracted facts
+            # and the memories they were compared with); every exchange of the pair is on its step event.
+            writes = [w.model_copy(update={"exchange": trail[-1]}) for w in writes]
         check_writes(system.name, profile_id, writes, known)
         seconds = time.perf_counter() - t0
         after = _usage(ctx.llm)
@@ -85,6 +91,7 @@ def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
             tokens_in=tin,
             tokens_out=tout,
             seconds=round(seconds, 4),
+            details={"exchanges": list(trail)} if trail else {},
         )
         actor = f"memory:{system.name}"
         ctx.store.append([NewEvent(w, actor, pair.at) for w in writes] + [NewEvent(step, actor, pair.at)])
@@ -102,6 +109,12 @@ def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
     if report.pairs_built:
         report.seconds_per_pair = round(report.seconds / report.pairs_built, 4)
     return report
+
+
+def _trail(llm: object) -> AbstractContextManager[list[str]]:
+    """The client's exchange trail, or an empty list for a system that asks no LLM."""
+    opened = getattr(llm, "exchange_trail", None)
+    return opened() if callable(opened) else nullcontext([])
 
 
 def _usage(llm: object) -> tuple[int, int, int, int]:

@@ -68,6 +68,7 @@ def summarize_profile(
 
     reply = llm.structured(messages, StateSummaryOut, name="state_summary", check=check)
     event = state_event(profile_id, turns, reply.value, model=llm.model, prompt_sha256=template.sha256)
+    event = event.model_copy(update={"exchange": reply.exchange})
     event = _reactivating(store, event)
     result = store.append([NewEvent(event, actor=f"state:{llm.model}")])
     return SummaryResult(

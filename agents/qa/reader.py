@@ -39,6 +39,7 @@ class ReaderResult:
     seconds: float = 0.0
     model: str = ""
     prompt: PromptTemplate = QA_READER_DIRECT
+    exchange: str | None = None
 
 
 def reader_prompt(mode: str) -> PromptTemplate:
@@ -101,6 +102,7 @@ def read_answer(
             seconds=time.perf_counter() - started,
             model=llm.model,
             prompt=template,
+            exchange=reply.exchange,
         )
     chat = llm.chat(messages)
     return ReaderResult(
@@ -110,4 +112,5 @@ def read_answer(
         seconds=time.perf_counter() - started,
         model=llm.model,
         prompt=template,
+        exchange=chat.exchange,
     )

@@ -327,6 +327,7 @@ def _answer_and_judge(
             tokens_out=result.tokens_out,
             reader_ms=round(result.seconds * 1000, 3),
             details={**fed.details, "n_units": len(fed.units)},
+            exchange=result.exchange,
         )
     else:
         answer_text = row.answer or ""

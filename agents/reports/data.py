@@ -99,6 +99,15 @@ def build_report_data(
     for deviation in dict.fromkeys(d for r in records for d in r.config.get("memory_deviations", [])):
         runs = ", ".join(r.run_id for r in records if deviation in r.config.get("memory_deviations", []))
         notes.append(f"deviation from the paper's setup ({runs}): {deviation}")
+    tokenizer = first.config.get("tokenizer")
+    if isinstance(tokenizer, dict) and tokenizer.get("source") != "fallback":
+        # (the fallback already has its note, written by the run)
+        notes.append(f"Read's 3,000-token limit and A-MEM's 5,120-token cap were counted with {tokenizer.get('name')}")
+    elif tokenizer is None:
+        notes.append(
+            "this run predates the answering model's tokenizer: Read's and A-MEM's token limits were counted with "
+            "MiniLM's WordPiece"
+        )
     sections, section_notes = collect_sections(SectionContext(driver, database, records, rows, metrics))
     notes.extend(section_notes)
     datasets = sorted({r.dataset for r in records})
@@ -366,6 +375,8 @@ def _attempt_entry(
     entry["answer"] = trace["attempt"].get("answer")
     entry["finish"] = trace["attempt"].get("finish")
     entry["error"] = trace["attempt"].get("error")
+    # The final answer's LLM exchange (the exact request, `/exchanges/<hash>`); None for runs before it was kept.
+    entry["exchange"] = trace["attempt"].get("answer_exchange")
     entry["calls"] = [
         {
             "id": c["id"],
@@ -378,6 +389,7 @@ def _attempt_entry(
             "error": c.get("error"),
             "returned": c["returned"],
             "response": _clip(str(c.get("response") or "")),
+            "exchange": c.get("exchange"),
         }
         for c in trace["calls"]
     ]
@@ -395,6 +407,7 @@ def _attempt_entry(
             "prompt_name": j.get("prompt_name"),
             "prompt_sha256": j.get("prompt_sha256"),
             "details": json.loads(j["details"]) if j.get("details") else {},
+            "exchange": j.get("exchange"),
         }
         for j in trace["judgments"]
     ]

@@ -42,6 +42,15 @@ def node_link(node_id: str, text: str | None = None) -> str:
     return f'<a href="/browser#node={quote(node_id, safe="")}"><code>{escape(text or node_id)}</code></a>'
 
 
+def exchange_link(exchange: str | None) -> str:
+    """A link to the exact LLM request behind an answer, tool call or verdict (the API's `/exchange#<hash>`
+    page; judge requests hold gold and open only with the API token), or nothing for runs recorded before
+    exchanges were kept."""
+    if not exchange:
+        return ""
+    return f' <a class="exchange" href="/exchange#{quote(exchange, safe="")}">the exact request</a>'
+
+
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.2f}%"
 
@@ -422,12 +431,16 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool
             status = "ok" if call["ok"] else f"<span class='fail'>failed: {escape(str(call['error']))}</span>"
             out.append(
                 f"<details><summary>round {call['round']}.{call['ordinal'] + 1} <b>{escape(call['tool'])}</b> "
-                f"<code>{escape(json.dumps(call['arguments'], ensure_ascii=False))}</code> {status}</summary>"
+                f"<code>{escape(json.dumps(call['arguments'], ensure_ascii=False))}</code> {status}"
+                f"{exchange_link(call.get('exchange'))}</summary>"
                 f"<p>returned: {returned or '<span class=muted>nothing</span>'}</p>"
                 f"<pre>{escape(call['response'])}</pre></details>"
             )
         if attempt.get("answer") is not None:
-            out.append(f"<p><b>Answer</b> ({escape(str(attempt.get('finish')))}, {attempt['turns']} turns)</p>")
+            out.append(
+                f"<p><b>Answer</b> ({escape(str(attempt.get('finish')))}, {attempt['turns']} turns)"
+                f"{exchange_link(attempt.get('exchange'))}</p>"
+            )
             out.append(f"<pre>{escape(attempt['answer'])}</pre>")
         for j in attempt.get("judgments", []):
             label = j["verdict"] or (f"score {j['score']:g}" if j["score"] is not None else "")
@@ -437,7 +450,7 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool
             out.append(
                 f"<p><i>{escape(j['kind'])}</i>: <b>{escape(str(label))}</b>{validity} <span class='muted'>"
                 f"({escape(str(j['judge_model']))}, {escape(str(j['prompt_name']))} {escape(str(j['prompt_sha256'])[:12])})"
-                f"</span><br>{escape(str(j['rationale'] or ''))}</p>"
+                f"</span>{exchange_link(j.get('exchange'))}<br>{escape(str(j['rationale'] or ''))}</p>"
             )
         if attempt.get("funnel"):
             out.append(

@@ -337,6 +337,7 @@ def attempt_events(
                     recipe=o.recipe,
                     returned=o.returned,
                     response=o.response,
+                    exchange=call.exchange,
                 ),
                 actor=actor,
             )
@@ -354,6 +355,7 @@ def attempt_events(
                 model=agent.llm.model,
                 prompt_sha256=agent.prompts["answer"].sha256,
                 flags=list(flags or []),
+                exchange=transcript.exchange,
             ),
             actor=actor,
         )

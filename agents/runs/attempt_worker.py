@@ -25,6 +25,7 @@ from agents.runs.plan import BatchPlan, PlannedRun
 from agents.runs.state import ItemContext, item_contexts, profile_states
 from agents.tools.execution import SearchBackend
 from graph.store import EventStore
+from query.model_tokens import TokenizerChoice
 from query.results import StateHit
 
 
@@ -65,6 +66,8 @@ class AttemptSetup:
     failed: tuple[FailedPrerequisite, ...] = ()
     summarized: bool = False  # state summaries exist: methods with S(H) in the prompt are shown the states
     retry_failed: bool = False
+    # The answering model's tokenizer found by the run's probe (None: the retriever's own, WordPiece).
+    tokenizer: TokenizerChoice | None = None
 
 
 @dataclass
@@ -107,6 +110,8 @@ class AttemptWorker:
         self.done_before = done_before if done_before is not None else {}
         self.judges = plan.options.judges
         self.runs = {run.run_id: run for run in plan.runs}
+        if setup.tokenizer is not None and hasattr(retriever, "token_counter"):
+            retriever.token_counter = setup.tokenizer.counter
         self.contexts: dict[str, ItemContext] = item_contexts(store, plan.item_ids)
         profiles = sorted(set(plan.profiles.values()))
         self.states: dict[str, list[StateHit]] = (

@@ -45,6 +45,7 @@ from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.record import library_versions
 from agents.runs.state import memory_build_costs, run_progress
+from agents.runs.tokenizer import answerer_tokenizer
 from agents.tools.execution import SearchBackend
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
@@ -209,8 +210,17 @@ def execute_batch(
             if summary.n_states == 0:
                 notes.append(f"the state summary of profile {profile_id} is empty (the model listed no states)")
 
+    # Read's and A-MEM's token limits count in the answering model's tokens: probe its tokenizer once per run.
+    tokenizer = answerer_tokenizer(roles)
+    if tokenizer.note() is not None:
+        notes.append(str(tokenizer.note()))
+        progress.stage(str(tokenizer.note()))
     setup = AttemptSetup(
-        plan=plan, failed=tuple(failed.values()), summarized=bool(summaries), retry_failed=retry_failed
+        plan=plan,
+        failed=tuple(failed.values()),
+        summarized=bool(summaries),
+        retry_failed=retry_failed,
+        tokenizer=tokenizer,
     )
     done_before: dict[str, dict[str, dict[str, Any]]] = {}  # filled below, before any attempt runs
     worker = AttemptWorker(store, retriever, roles, prompts, setup, claims=claims, done_before=done_before)
@@ -249,6 +259,7 @@ def execute_batch(
                                 "memory_deviations": memory_deviations.get(run.method.memory_system or "", []),
                                 "notes": notes,
                                 "llm_cache_namespace": roles.cache_namespace,
+                                "tokenizer": tokenizer.record(),
                             },
                             models={
                                 **roles.public_records(list(run.roles)),

@@ -209,6 +209,8 @@ class GateFailure:
     role: str
     reasons: list[str]
     details: dict[str, object]
+    # The exchange of the call that failed the gate.
+    exchange: str | None = None
 
 
 def write_question(ctx: SynthContext, stage: str, history: ProfileHistory, plan: ItemPlan) -> str | GateFailure:
@@ -223,7 +225,7 @@ def write_question(ctx: SynthContext, stage: str, history: ProfileHistory, plan:
         check=check_question(facts),
     )
     if made.value is None:
-        return GateFailure("question_writer", [made.problem or "no valid question"], {})
+        return GateFailure("question_writer", [made.problem or "no valid question"], {}, made.exchange)
     return made.value.question
 
 
@@ -246,7 +248,9 @@ def history_gate_and_verify(
         output=BlindAnswer,
     )
     if blind.value is None:
-        return GateFailure("blind_solver", [blind.problem or "no valid blind answer"], {"question": question})
+        return GateFailure(
+            "blind_solver", [blind.problem or "no valid blind answer"], {"question": question}, blind.exchange
+        )
     compared = ask(
         ctx,
         stage=stage,
@@ -260,6 +264,7 @@ def history_gate_and_verify(
             "comparator",
             [compared.problem or "no valid label"],
             {"question": question, "blind_answer": blind.value.answer},
+            compared.exchange,
         )
     label = compared.value.label
     if label != HISTORY_DEPENDENT:
@@ -272,6 +277,7 @@ def history_gate_and_verify(
                 "blind_answer": blind.value.answer,
                 "comparator_notes": compared.value.notes,
             },
+            compared.exchange,
         )
     verified = ask(
         ctx,
@@ -283,7 +289,10 @@ def history_gate_and_verify(
     )
     if verified.value is None:
         return GateFailure(
-            "verifier", [verified.problem or "no valid verification"], {"question": question, "label": label}
+            "verifier",
+            [verified.problem or "no valid verification"],
+            {"question": question, "label": label},
+            verified.exchange,
         )
     checks = verified.value.checks()
     if not all(checks.values()):
@@ -292,6 +301,7 @@ def history_gate_and_verify(
             "verifier",
             verified.value.problems or [f"failed checks: {', '.join(failed)}"],
             {"question": question, "label": label, "checks": checks},
+            verified.exchange,
         )
     return GateResult(
         label=label,
@@ -299,4 +309,5 @@ def history_gate_and_verify(
         comparator_notes=compared.value.notes,
         checks=checks,
         verifier_problems=verified.value.problems,
+        exchange=verified.exchange,
     )

@@ -246,6 +246,8 @@ class GateResult:
     comparator_notes: str
     checks: dict[str, bool]
     verifier_problems: list[str]
+    # The final verifier's exchange (the accepted draft's event references it).
+    exchange: str | None = None
 
 
 def item_events(

@@ -33,6 +33,8 @@ class View(BaseModel):
 class RoleOutcome(Generic[T]):
     value: T | None
     problem: str | None = None
+    # The exchange of the (last) reply, valid or not: what a draft event recording this outcome references.
+    exchange: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -59,8 +61,8 @@ def ask(
             messages, output, name=output.__name__, check=_replayable(check), max_tokens=ctx.config.caps[role]
         )
     except LLMOutputError as exc:
-        return RoleOutcome(None, str(exc))
-    return RoleOutcome(reply.value)
+        return RoleOutcome(None, str(exc), exc.exchange)
+    return RoleOutcome(reply.value, exchange=reply.exchange)
 
 
 def _replayable(check: Callable[[T], str | None] | None) -> Callable[[T], str | None]:
@@ -85,6 +87,7 @@ def close_unit(
     outcome: str,
     reasons: list[str],
     details: dict[str, object] | None = None,
+    exchange: str | None = None,
 ) -> str:
     """Record the final outcome of a unit that ends without records of its own; returns the outcome (for the
     stage's report)."""
@@ -99,6 +102,7 @@ def close_unit(
                 final=True,
                 reasons=reasons,
                 details=details,
+                exchange=exchange,
             )
         ]
     )
@@ -122,6 +126,7 @@ def draft_event(
     final: bool = False,
     reasons: list[str] | None = None,
     details: dict[str, object] | None = None,
+    exchange: str | None = None,
 ) -> tuple[str, SynthesisDraftRecorded]:
     """A (role, event) pair recording one outcome of a draft, for `SynthContext.append`."""
     return (
@@ -137,5 +142,6 @@ def draft_event(
             final=final,
             reasons=[r[:2000] for r in (reasons or [])],
             details=dict(details or {}),
+            exchange=exchange,
         ),
     )

@@ -155,6 +155,7 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
             outcome="dropped",
             reasons=[made.problem or "invalid augmentation"],
             details={"item_id": new_id, "from_item_id": source_id},
+            exchange=made.exchange,
         )
     direction, plan = made.value.direction, made.value.plan
     summary: dict[str, object] = {
@@ -180,6 +181,7 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
             outcome="dropped",
             reasons=result.reasons,
             details={**summary, **result.details},
+            exchange=result.exchange,
         )
     assert isinstance(question, str)
     events: list[tuple[str, DomainEvent]] = item_events(
@@ -218,6 +220,7 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
             outcome="accepted",
             final=True,
             details={**summary, "label": result.label},
+            exchange=result.exchange,
         )
     )
     ctx.append(events)

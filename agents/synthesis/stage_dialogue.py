@@ -398,6 +398,8 @@ def synthesize_session(ctx: SynthContext, backend: KbBackend, unit: TopicUnit) -
     exposed: list[str] = []
     tool_calls = 0
     limit = ctx.config.max_user_turns
+    # The simulator's last exchange: its request holds the whole dialogue the session ended with.
+    last_exchange: str | None = None
     for user_turn in range(limit):
         said = ask(
             ctx,
@@ -408,6 +410,7 @@ def synthesize_session(ctx: SynthContext, backend: KbBackend, unit: TopicUnit) -
             output=SimulatorTurn,
             check=_check_simulator(set(facts), first=not dialogue),
         )
+        last_exchange = said.exchange
         if said.value is None:
             return close_unit(
                 ctx,
@@ -417,6 +420,7 @@ def synthesize_session(ctx: SynthContext, backend: KbBackend, unit: TopicUnit) -
                 outcome="rejected",
                 reasons=[said.problem or "invalid simulator reply"],
                 details={"session_id": sid, "profile_id": unit.profile_id, "user_turns_before": user_turn},
+                exchange=said.exchange,
             )
         turn = said.value
         if turn.action == "end":
@@ -498,6 +502,7 @@ def synthesize_session(ctx: SynthContext, backend: KbBackend, unit: TopicUnit) -
                 "exposed_doc_ids": exposed,
                 "tool_calls": tool_calls,
             },
+            exchange=last_exchange,
         )
     )
     ctx.append(events)

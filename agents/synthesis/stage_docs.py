@@ -114,6 +114,7 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
             subject=seed_id,
             outcome="rejected",
             reasons=[asked.problem or "no valid queries"],
+            exchange=asked.exchange,
         )
     already = linked_from(ctx, [seed_id]).get(seed_id, set())
     found: dict[str, None] = {}
@@ -133,6 +134,7 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
             outcome="rejected",
             reasons=["the searches found no candidate that is not already linked"],
             details={"queries": asked.value.queries},
+            exchange=asked.exchange,
         )
     picked = ask(
         ctx,
@@ -151,6 +153,7 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
             subject=seed_id,
             outcome="rejected",
             reasons=[picked.problem or "no valid links"],
+            exchange=picked.exchange,
         )
     events: list[tuple[str, DomainEvent]] = [
         (
@@ -174,6 +177,7 @@ def link_one(ctx: SynthContext, seed_id: str) -> str:
                 "candidates": [c.doc_id for c in candidates],
                 "linked": [link.dst_doc_id for link in picked.value.links],
             },
+            exchange=picked.exchange,
         )
     )
     ctx.append(events)

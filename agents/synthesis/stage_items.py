@@ -133,6 +133,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
                     final=last,
                     reasons=problems,
                     details={"item_id": item_id},
+                    exchange=made.exchange,
                 )
             )
             continue
@@ -161,6 +162,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
                     final=last,
                     reasons=result.reasons,
                     details={**summary, **result.details},
+                    exchange=result.exchange,
                 )
             )
             previous, problems = plan, result.reasons
@@ -189,6 +191,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
                 outcome="accepted",
                 final=True,
                 details={**summary, "label": result.label, "revisions": revision},
+                exchange=result.exchange,
             )
         )
         ctx.append([*drafts, *events])

@@ -220,6 +220,7 @@ def plan_profile(ctx: SynthContext, slot: int, kb: list[str], existing: list[Exi
                         outcome="dropped" if last else "rejected",
                         final=last,
                         reasons=[made.problem or "invalid draft"],
+                        exchange=made.exchange,
                     )
                 ]
             )
@@ -259,6 +260,7 @@ def plan_profile(ctx: SynthContext, slot: int, kb: list[str], existing: list[Exi
                         outcome="accepted",
                         final=True,
                         details={**summary, "revisions": revision},
+                        exchange=review.exchange,
                     ),
                 ]
             )
@@ -276,6 +278,7 @@ def plan_profile(ctx: SynthContext, slot: int, kb: list[str], existing: list[Exi
                     final=final,
                     reasons=reasons,
                     details={**summary, "verdict": verdict},
+                    exchange=review.exchange,
                 )
             ]
         )

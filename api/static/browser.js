@@ -377,6 +377,12 @@
       }
     }
     if (seq !== state.detailSeq) return;
+    // Answers, tool calls and verdicts name the LLM exchange they came from: link the exact request.
+    const exchange = (node.properties || {}).exchange || (node.properties || {}).answer_exchange;
+    if (typeof exchange === "string" && /^[0-9a-f]{64}$/.test(exchange)) {
+      body.push(el("p", {}, el("a", { href: `/exchange#${exchange}`, class: "exchange" }, "the exact request"),
+        node.label === "Judgment" ? " (holds gold: opens with the API token)" : ""));
+    }
     pane.replaceChildren(...header, el("section", { class: `provenance-${node.label}` }, ...body),
       el("h3", { text: "Properties" }), propsTable(node.properties, node.redactedFields));
   }

@@ -1,5 +1,5 @@
 // $rows: {seq, judgment_id, attempt_id, kind, verdict, score, rationale, error_category, visibility, valid,
-//         judge_model, prompt_name, prompt_version, prompt_sha256, details_json}
+//         judge_model, prompt_name, prompt_version, prompt_sha256, details_json, exchange (absent in old logs)}
 // The latest accuracy judgment of an attempt is mirrored on the attempt as `verdict`; a judge panel's verdict
 // (details.panel = true, agents/agreement/panel.py; details_json is canonical JSON) never is.
 UNWIND $rows AS row
@@ -9,7 +9,7 @@ CREATE (j:Judgment {id: row.judgment_id, seq: row.seq, attempt_id: row.attempt_i
                     error_category: row.error_category, visibility: row.visibility, valid: row.valid,
                     judge_model: row.judge_model, prompt_name: row.prompt_name,
                     prompt_version: row.prompt_version, prompt_sha256: row.prompt_sha256,
-                    details: row.details_json})
+                    details: row.details_json, exchange: row.exchange})
 CREATE (a)-[:JUDGED_BY {seq: row.seq}]->(j)
 WITH a, row
 CALL (a, row) {

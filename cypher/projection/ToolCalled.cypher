@@ -1,5 +1,5 @@
 // $rows: {seq, tool_call_id, attempt_id, round, ordinal, tool, arguments_json, ok, error, recipe, response,
-//         returned: [{kind, id, rank, start_line, end_line}]}
+//         returned: [{kind, id, rank, start_line, end_line}], exchange (absent in old logs)}
 // Every returned id must resolve: documents (with a line range inside the document), or memories and
 // states of the attempt's own profile.
 UNWIND $rows AS row
@@ -7,7 +7,7 @@ MATCH (a:Attempt {id: row.attempt_id})
 CREATE (c:ToolCall {id: row.tool_call_id, seq: row.seq, attempt_id: row.attempt_id, round: row.round,
                     ordinal: row.ordinal, tool: row.tool, arguments: row.arguments_json, ok: row.ok,
                     error: row.error, recipe: row.recipe, response: row.response,
-                    n_returned: size(row.returned)})
+                    n_returned: size(row.returned), exchange: row.exchange})
 CREATE (a)-[:CALLED {seq: row.seq}]->(c)
 WITH a, c, row
 CALL (a, c, row) {

@@ -5,6 +5,12 @@ Faults queued with `inject` are applied to the next requests in order: HTTP 429 
 500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
 valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
 `HttpError(status)` to refuse one request. GET /stats returns the request count (for subprocess use).
+
+POST /tokenize (at the server root, as llama.cpp's and vLLM's servers have it) answers when `tokenizer` is
+set: "llama.cpp" (`{"content"}` -> `{"tokens"}`), "vllm" (`{"model", "prompt"}` -> `{"count", "tokens"}`, the
+llama.cpp form refused with 400) or "broken" (HTTP 500); unset, 404 as on an OpenAI endpoint. Its tokens are
+one per character (`fake_token_count`), a count no real tokenizer gives, so a test can tell where a count came
+from. Tokenize requests are counted in `tokenize_requests`, not in `requests`.
 """
 
 from __future__ import annotations
@@ -83,6 +89,11 @@ class HttpError(Exception):
 Responder = Callable[[dict[str, Any]], Reply]
 
 
+def fake_token_count(text: str) -> int:
+    """The fake tokenizer's count: one token per character."""
+    return len(text)
+
+
 def _approx_tokens(value: Any) -> int:
     return max(1, len(json.dumps(value)) // 4)
 
@@ -90,8 +101,12 @@ def _approx_tokens(value: Any) -> int:
 class FakeOpenAI:
     """Start with `with FakeOpenAI(responder) as fake:`; `fake.base_url` is the /v1 URL to configure."""
 
-    def __init__(self, responder: Responder, *, latency_s: float = 0.0, port: int = 0) -> None:
+    def __init__(
+        self, responder: Responder, *, latency_s: float = 0.0, port: int = 0, tokenizer: str | None = None
+    ) -> None:
         self.responder = responder
+        self.tokenizer = tokenizer
+        self.tokenize_requests = 0
         self.latency_s = latency_s
         self.requests: list[dict[str, Any]] = []
         # Time spent inside the handler (parsing, scripted reply, latency, writing): the endpoint's share.
@@ -126,6 +141,9 @@ class FakeOpenAI:
             def _post(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.rstrip("/") == "/tokenize":
+                    self._tokenize(body)
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, b'{"error": {"message": "not found"}}')
                     return
@@ -159,6 +177,23 @@ class FakeOpenAI:
                 if fault is not None and fault.kind == "invalid_json_content":
                     reply = Reply.text('{"verdict": "pass", "rationale": ')
                 self._send(200, json.dumps(fake._completion(body, reply)).encode())
+
+            def _tokenize(self, body: dict[str, Any]) -> None:
+                with fake._lock:
+                    fake.tokenize_requests += 1
+                flavour = fake.tokenizer
+                if flavour is None:
+                    self._send(404, b'{"error": {"message": "not found"}}')
+                elif flavour == "broken":
+                    self._send(500, b'{"error": {"message": "tokenizer crashed"}}')
+                elif flavour == "llama.cpp" and isinstance(body.get("content"), str):
+                    n = fake_token_count(body["content"])
+                    self._send(200, json.dumps({"tokens": list(range(n))}).encode())
+                elif flavour == "vllm" and isinstance(body.get("prompt"), str) and body.get("model"):
+                    n = fake_token_count(body["prompt"])
+                    self._send(200, json.dumps({"count": n, "tokens": list(range(n)), "max_model_len": 8192}).encode())
+                else:
+                    self._send(400, b'{"error": {"message": "bad tokenize request"}}')
 
             def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
                 try:
