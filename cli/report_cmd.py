@@ -65,7 +65,7 @@ def run_retrieval_only(
 ) -> Path:
     """The no-LLM path of `run`: the retrieval line of the methods' recipes on the dataset, as a report
     labelled retrieval-only."""
-    from agents.reports.retrieval_only import build_retrieval_report
+    from agents.reports.retrieval_only import build_retrieval_report, retrieval_folder_name
     from agents.reports.write import reports_dir, write_report
 
     data = build_retrieval_report(store, dataset, specs, items=items, item_ids=item_ids, console=console)
@@ -73,7 +73,8 @@ def run_retrieval_only(
     from cli.eval_cmd import print_report
 
     print_report(EvalReport.model_validate(data["evaluation"]))
-    folder = out or reports_dir() / f"{data['evaluation']['dataset']}-retrieval-only"
+    name = retrieval_folder_name(data["evaluation"]["dataset"], [s.name for s in specs], items)
+    folder = out or reports_dir() / name
     path = write_report(data, folder)
     console.print(f"retrieval-only report: {path}")
     return path

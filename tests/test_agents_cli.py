@@ -50,7 +50,7 @@ def test_run_without_llm_runs_the_retrieval_line_and_labels_the_report(mini_stor
     done = colabench(["run", "--methods", "MEMKB,MEMKB_RAW_TURNS,HYBRID", "--dataset", str(MINI)], env)
     assert done.returncode == 0, done.stderr
     assert "skipping state summaries, answers and judging" in " ".join(done.stderr.split())
-    html = tmp_path / "data" / "reports" / "mini-retrieval-only" / "report.html"
+    html = tmp_path / "data" / "reports" / "mini-retrieval-only-memkb-memkb_raw_turns-hybrid" / "report.html"
     text = html.read_text()
     assert "RETRIEVAL-ONLY REPORT" in text and "no accuracy" in text
     data = json.loads((html.parent / "report.json").read_text())

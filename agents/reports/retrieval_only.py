@@ -51,6 +51,18 @@ def method_recipes(specs: list[MethodSpec]) -> list[str]:
     return names
 
 
+def retrieval_folder_name(dataset: str, methods: list[str], items: int | None) -> str:
+    """The report folder of one retrieval-only configuration (dataset, methods, --items), so that another
+    configuration never overwrites it: `<dataset>-retrieval-only-<methods>[-n<items>]`; more than three methods
+    (or long names) are written as their count and a short hash of the list."""
+    import hashlib
+
+    slug = "-".join(m.lower() for m in methods)
+    if len(methods) > 3 or len(slug) > 60:
+        slug = f"{len(methods)}methods-{hashlib.sha256(','.join(methods).encode()).hexdigest()[:8]}"
+    return f"{dataset}-retrieval-only-{slug}" + (f"-n{items}" if items is not None else "")
+
+
 def build_retrieval_report(
     store: EventStore,
     dataset: str,
@@ -85,6 +97,12 @@ def build_retrieval_report(
             report = run_retrieval_eval(store, retriever, kind, path, recipes, KS, limit=items)
     finally:
         retriever.close()
+    if not report.recipes:
+        left_out = " ".join(n for n in report.notes if "left out" in n)
+        raise UsageError(
+            f"nothing to report: every recipe of {', '.join(s.name for s in specs)} was left out of the retrieval "
+            f"line ({left_out or 'no recipe could run'}); no report was written"
+        )
     with console.status("retrieval line: reading items and titles for the report ..."):
         details = collect_retrieval_details(store.driver, store.database, report)
     return {
