@@ -51,7 +51,7 @@ def retrieval(
     recipes: str = typer.Option("all", "--recipes", help="comma-separated recipes, or all: " + ",".join(RECIPES)),
     k: str = typer.Option("1,3,5,10,20", "--k", help="cut-offs"),
     out: Path = typer.Option(None, "--out", help="write the JSON report (summaries and per-item rows) here"),
-    limit: int = typer.Option(None, "--limit", help="evaluate at most this many items (stable subset)"),
+    limit: int = typer.Option(None, "--limit", min=1, help="evaluate at most this many items (stable subset)"),
     kappa: float = typer.Option(None, "--kappa", help="RRF kappa for every recipe (default: each recipe's, 60)"),
     granularity: str = typer.Option(
         "turn",

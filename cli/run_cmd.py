@@ -65,7 +65,11 @@ def run(
         "MEMKB,HYBRID", help="comma-separated method names, `all` (the paper's five) or `every` (all registered)"
     ),
     dataset: str = typer.Option("sample", help="a dataset name in the graph, a path to ingest, or `sample`"),
-    items: int = typer.Option(None, help="only the first N items (in item-id order)"),
+    items: int = typer.Option(
+        None,
+        min=1,
+        help="only N items: the first N in item-id order (without an LLM: a stable subset of N, by id hash)",
+    ),
     item: list[str] = typer.Option(None, "--item", help="only these item ids (repeatable)"),
     concurrency: int = typer.Option(4, min=1, max=64, help="attempts in flight at once"),
     judges: str = typer.Option(

@@ -44,6 +44,7 @@ def serve(
     settings = ApiSettings()
     bind_host = host or settings.host
     bind_port = port or settings.port
+    require_free_port(bind_host, bind_port)
     neo4j = Neo4jSettings()
     try:
         open_driver(neo4j).close()
@@ -71,3 +72,21 @@ def serve(
         proxy_headers=False,
         timeout_graceful_shutdown=10,
     )
+
+
+def require_free_port(host: str, port: int) -> None:
+    """UsageError when nothing can listen on host:port (in use, or not an address of this machine), checked
+    before the app starts instead of after uvicorn has imported and opened everything."""
+    import socket
+
+    from graph.errors import UsageError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: TIME_WAIT is not "in use"
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise UsageError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}; stop what holds the port or give --port"
+            ) from None
