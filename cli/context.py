@@ -129,6 +129,12 @@ def open_store(
 
 
 def progress_bar() -> Progress:
+    """A live bar on a terminal; plain `progress:` lines otherwise (logs, pipes, CI), where a bar would show
+    nothing until the work ends."""
+    if not err_console.is_terminal:
+        from cli.progress_lines import LineProgress
+
+        return LineProgress(console=err_console)
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -1,4 +1,5 @@
-"""Progress of long phases for `eval retrieval`: a rich bar on a terminal, plain periodic lines otherwise.
+"""Progress of long work: a rich bar on a terminal, plain periodic lines otherwise (`phase_progress` for phase
+callbacks, `LineProgress` wherever the CLI asks `progress_bar()` for a bar).
 
 The line form (one line per phase start, then at most one every `every` seconds, and one when a phase
 completes) reads well in CI logs and files, where a redrawn bar would be noise or nothing at all.
@@ -9,10 +10,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, Any
 
 from rich.console import Console
-from rich.progress import TaskID
+from rich.progress import Progress, TaskID
 
 from cli.context import err_console, progress_bar
 
@@ -31,21 +32,65 @@ class ProgressLines:
         self.finished: set[str] = set()
 
     def __call__(self, phase: str, done: int, total: int) -> None:
+        self.write_if_due(phase, done, total)
+
+    def write_if_due(self, phase: str, done: int, total: int) -> bool:
+        """Write a line when one is due; True when it did."""
         now = self.clock()
         first = phase not in self.started
         if first:
             self.started[phase] = now
         complete = total > 0 and done >= total
         if complete and phase in self.finished:
-            return
+            return False
         if not (first or complete or now - self.last.get(phase, now) >= self.every):
-            return
+            return False
         self.last[phase] = now
         if complete:
             self.finished.add(phase)
         share = f" ({100 * done / total:.0f}%)" if total else ""
         self.stream.write(f"progress: {phase} {done:,}/{total:,}{share} {now - self.started[phase]:.1f} s\n")
         self.stream.flush()
+        return True
+
+
+class LineProgress(Progress):
+    """rich's Progress API (add_task, update, advance, start/stop) written as `ProgressLines` lines: the first
+    update of a task, then at most one every `every` seconds, one when it completes and one at stop for a task
+    left unfinished. Nothing is drawn live."""
+
+    def __init__(
+        self, console: Console, every: float = 10.0, clock: Callable[[], float] = time.monotonic, **_: Any
+    ) -> None:
+        super().__init__(console=console, auto_refresh=False, transient=False)
+        self._lines = ProgressLines(console.file, every, clock)
+        self._shown: dict[TaskID, float] = {}  # the count each task's last line showed
+
+    def start(self) -> None:  # no live display
+        return None
+
+    def stop(self) -> None:
+        for task in self.tasks:  # unfinished work ends with its last count, unless a line already shows it
+            unfinished = task.total is None or task.completed < task.total
+            if unfinished and self._shown.get(task.id) != task.completed:
+                self._emit(task.id, force=True)
+
+    def update(self, task_id: TaskID, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        self._emit(task_id)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._emit(task_id)
+
+    def _emit(self, task_id: TaskID, force: bool = False) -> None:
+        task = self._tasks[task_id]
+        name = str(task.description) or f"task {int(task_id)}"
+        total = int(task.total or 0)
+        if force and name in self._lines.last:  # due now, whatever the time since the last line
+            self._lines.last[name] -= self._lines.every
+        if self._lines.write_if_due(name, int(task.completed), total):
+            self._shown[task_id] = task.completed
 
 
 @contextmanager
