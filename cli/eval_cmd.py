@@ -24,9 +24,12 @@ app = typer.Typer(no_args_is_help=True)
 
 
 def _register_qa() -> None:
-    from cli.eval_qa_cmd import qa
+    from cli.eval_qa_cmd import qa, score
 
-    app.command("qa")(qa)
+    qa_app = typer.Typer(invoke_without_command=True)
+    qa_app.callback()(qa)
+    qa_app.command("score")(score)
+    app.add_typer(qa_app, name="qa", help="LongMemEval QA (reader + judge); `qa score FILE` re-scores LoCoMo results")
 
 
 _register_qa()

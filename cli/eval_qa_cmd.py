@@ -24,8 +24,9 @@ NEEDS_LLM = (
 
 @expected_errors
 def qa(
+    ctx: typer.Context,
     dataset: str = typer.Option("longmemeval", "--dataset", help="longmemeval (the only QA dataset so far)"),
-    path: str = typer.Option(..., "--path", help="a longmemeval_s*/longmemeval_oracle* JSON(.gz) file or folder"),
+    path: str = typer.Option(None, "--path", help="a longmemeval_s*/longmemeval_oracle* JSON(.gz) file or folder"),
     feed: str = typer.Option("oracle", "--feed", help="oracle | full | rag"),
     recipe: str = typer.Option("RAW_TURNS", "--recipe", help="rag: the recipe whose memory channels rank the units"),
     k: int = typer.Option(10, "--k", help="rag: units fed to the reader"),
@@ -44,11 +45,17 @@ def qa(
         None, "--prompt", help="NAME=PATH[@SHA256]: a reader / judge / facts prompt file (repeatable)"
     ),
 ) -> None:
-    """Answer and judge every question (resumable: a rerun skips questions already answered and judged)."""
+    """Answer and judge every question (resumable: a rerun skips questions already answered and judged).
+    `eval qa score FILE` re-scores a LoCoMo results file instead (no LLM)."""
     from agents.llm.roles import LLMRoles
     from agents.qa.errors import QaError
     from agents.qa.feeds import make_feed_config
     from agents.qa.runner import run_qa
+
+    if ctx.invoked_subcommand is not None:
+        return
+    if path is None:
+        raise QaError("eval qa needs --path (a LongMemEval file or folder), or `eval qa score FILE`")
 
     if dataset != "longmemeval":
         raise QaError(f"--dataset {dataset!r}: eval qa reads LongMemEval files only (--dataset longmemeval)")
@@ -237,3 +244,34 @@ def retrieval_expansion(key_expansion: str, time_aware: str, prompts: list[str] 
         ),
         roles,
     )
+
+
+@expected_errors
+def score(
+    file: Path = typer.Argument(..., help="a results file: {conversation: [{question, answer, response, category}]}"),
+    out: Path = typer.Option(None, "--out", help="write the scores as JSON here"),
+) -> None:
+    """Re-score a LoCoMo QA results file of the memory-systems harness: token F1 and BLEU-1 per category 1-4
+    and overall, category 5 (adversarial) counted apart, J where the file records it. No LLM, no graph."""
+    from agents.qa.locomo_scores import score_results_file
+
+    if not file.is_file():
+        raise FileNotFoundError(f"{file}: no such results file")
+    report = score_results_file(file)
+    table = Table(title=f"LoCoMo QA scores of {file.name} ({report.n_questions} questions)", box=box.SIMPLE)
+    for column in ("category", "n", "F1", "BLEU-1", "J (file)"):
+        table.add_column(column, justify="left" if column == "category" else "right")
+    for row in [*report.categories, report.overall]:
+        table.add_row(
+            row.category,
+            str(row.n),
+            "n/a" if row.f1 is None else f"{row.f1 * 100:.2f}",
+            "n/a" if row.bleu1 is None else f"{row.bleu1 * 100:.2f}",
+            "n/a" if row.j is None else f"{row.j * 100:.2f} (n={row.n_j})",
+        )
+    console.print(table)
+    for note in report.notes:
+        console.print(f"note: {note}")
+    if out is not None:
+        out.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        console.print(f"scores: {out}")
