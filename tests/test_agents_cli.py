@@ -34,6 +34,8 @@ def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         TRANSFORMERS_OFFLINE="1",
         COLABENCH_CONFIG=str(config),
         COLABENCH_DATA_DIR=str(tmp_path / "data"),
+        # the response cache is machine-wide by default: a test's CLI must not answer from another test's replies
+        COLABENCH_LLM_CACHE=str(tmp_path / "llm_responses.sqlite"),
         **extra,
     )
     return env
