@@ -5,6 +5,10 @@ Faults queued with `inject` are applied to the next requests in order: HTTP 429 
 500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
 valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
 `HttpError(status)` to refuse one request. GET /stats returns the request count (for subprocess use).
+
+`hold_when(predicate)` is a barrier for tests that interrupt a client: every request the predicate accepts is
+held (no reply) until `release()`; `wait_held(n)` returns once n requests are held, so a test can send its signal
+while a request is certainly in flight, whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -99,6 +103,10 @@ class FakeOpenAI:
         self._faults: deque[Fault] = deque()
         self._lock = threading.Lock()
         self._counter = 0
+        self._hold: Callable[[dict[str, Any]], bool] | None = None
+        self._held = 0
+        self._released = threading.Event()
+        self._held_changed = threading.Condition(self._lock)
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -148,6 +156,7 @@ class FakeOpenAI:
                     return
                 if fake.latency_s:
                     time.sleep(fake.latency_s)
+                fake._wait_if_held(body)
                 try:
                     reply = fake.responder(body)
                 except HttpError as refused:
@@ -191,6 +200,7 @@ class FakeOpenAI:
         return self
 
     def stop(self) -> None:
+        self.release()
         self._server.shutdown()
         self._server.server_close()
 
@@ -206,6 +216,39 @@ class FakeOpenAI:
         """Apply these faults, in order, to the next requests."""
         with self._lock:
             self._faults.extend(faults)
+
+    def hold_when(self, predicate: Callable[[dict[str, Any]], bool]) -> None:
+        """From now on, hold every request whose body `predicate` accepts until `release()`."""
+        with self._lock:
+            self._released.clear()
+            self._hold = predicate
+
+    def release(self) -> None:
+        """Answer the held requests and hold no more."""
+        with self._lock:
+            self._hold = None
+            self._released.set()
+
+    @property
+    def held(self) -> int:
+        """Requests held so far (answered or not)."""
+        with self._lock:
+            return self._held
+
+    def wait_held(self, count: int = 1, *, bound_s: float = 300.0) -> bool:
+        """Wait until `count` requests were held (True), or `bound_s` passed (False: a generous bound)."""
+        with self._held_changed:
+            return self._held_changed.wait_for(lambda: self._held >= count, timeout=bound_s)
+
+    def _wait_if_held(self, body: dict[str, Any]) -> None:
+        with self._lock:
+            hold = self._hold
+            if hold is None or not hold(body):
+                return
+            self._held += 1
+            released = self._released
+            self._held_changed.notify_all()
+        released.wait()
 
     @property
     def request_count(self) -> int:

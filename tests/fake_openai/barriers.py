@@ -1,0 +1,36 @@
+"""Predicates for `FakeOpenAI.hold_when` that name which requests a test interrupts on."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+MINI_ITEMS = Path(__file__).resolve().parent.parent / "fixtures" / "mini_bundle" / "items.jsonl"
+
+
+def mini_questions() -> list[str]:
+    """The questions of the `mini` bundle's items."""
+    with MINI_ITEMS.open(encoding="utf-8") as handle:
+        return [str(json.loads(line)["question"]) for line in handle if line.strip()]
+
+
+class AllButTheFirstItem:
+    """Holds every request about an item other than the first one the endpoint was asked about (an item is
+    recognised by its question in the messages); requests naming no item pass."""
+
+    def __init__(self, questions: list[str]) -> None:
+        self.questions = questions
+        self.first: str | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> bool:
+        text = " ".join(str(m.get("content") or "") for m in body.get("messages") or [])
+        asked = [q for q in self.questions if q in text]
+        if not asked:
+            return False
+        with self._lock:
+            if self.first is None:
+                self.first = asked[0]
+            return self.first not in asked
