@@ -227,7 +227,7 @@ def test_cached_encoder_counts_hits_misses_and_encode_time(tmp_path: Path) -> No
     stats = cached.stats
     assert (stats.texts, stats.hits, stats.misses) == (5, 1, 3)
     assert stats.hit_rate == pytest.approx(0.25)
-    assert 0.1 <= stats.encode_seconds < 2.0
+    assert stats.encode_seconds >= 0.1  # the two encoder calls' 0.05 s each are counted (no upper bound: load)
 
 
 def test_cached_encoder_stores_nothing_when_the_encoder_misbehaves(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from agents.runs.runner import BatchReport, execute_batch
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI, Reply
-from tests.fake_openai.barriers import AllButTheFirstItem, mini_questions
+from tests.fake_openai.barriers import AllButTheFirstItems, mini_questions
 from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
 from tests.fake_openai.server import HttpError
 from tests.test_agents_cli import cli_env
@@ -301,7 +301,7 @@ def test_sigint_stops_a_cli_run_with_nothing_half_written_and_it_resumes(
     SIGINT lands while the second attempt certainly waits for the endpoint, whatever the machine's load."""
     before = {r["id"] for r in rows(mini_store, "MATCH (r:Run) RETURN r.id AS id")}
     with FakeOpenAI(AutoPolicy()) as fake:
-        fake.hold_when(AllButTheFirstItem(mini_questions()))
+        fake.hold_when(AllButTheFirstItems(mini_questions()))
         env = cli_env(
             tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
             COLABENCH_LLM_CACHE_MODE="off",

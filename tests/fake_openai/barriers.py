@@ -16,13 +16,14 @@ def mini_questions() -> list[str]:
         return [str(json.loads(line)["question"]) for line in handle if line.strip()]
 
 
-class AllButTheFirstItem:
-    """Holds every request about an item other than the first one the endpoint was asked about (an item is
-    recognised by its question in the messages); requests naming no item pass."""
+class AllButTheFirstItems:
+    """Holds every request about an item other than the first `keep` items the endpoint was asked about (an
+    item is recognised by its question in the messages); requests naming no item pass."""
 
-    def __init__(self, questions: list[str]) -> None:
+    def __init__(self, questions: list[str], keep: int = 1) -> None:
         self.questions = questions
-        self.first: str | None = None
+        self.keep = keep
+        self.first: list[str] = []
         self._lock = threading.Lock()
 
     def __call__(self, body: dict[str, Any]) -> bool:
@@ -31,6 +32,6 @@ class AllButTheFirstItem:
         if not asked:
             return False
         with self._lock:
-            if self.first is None:
-                self.first = asked[0]
-            return self.first not in asked
+            if not any(q in self.first for q in asked) and len(self.first) < self.keep:
+                self.first.append(asked[0])
+            return not any(q in self.first for q in asked)
