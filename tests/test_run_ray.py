@@ -28,12 +28,13 @@ from agents.runs.claims import Claims
 from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.store import EventStore
+from tests.conftest import serial_group
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.barriers import AllButTheFirstItems, mini_questions
 from tests.fake_openai.policy import AutoPolicy
 from tests.test_agents_cli import cli_env
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config"), serial_group("ray")]
 
 REPO = Path(__file__).resolve().parent.parent
 METHODS = "HYBRID,MEMKB_RAW_TURNS"  # MemKB on raw turns: the actors read the S(H) the driver wrote
