@@ -29,7 +29,8 @@ class Mem0System(MemorySystem):
     search_recipe = "MEM0"
     memkb_cards = True
     builder = f"mem0ai-{SDK_VERSION}/v1"
-    # Mem0 logs "Error parsing extraction response" (and drops an unembeddable memory with a warning) and goes on
+    # Mem0 logs "Error parsing extraction response" (an unparseable reply: no memories) and goes on; its warnings
+    # without a traceback (no keyword search, no spaCy) are configuration notes, not failures
     sdk_loggers = ("mem0",)
 
     def __init__(self, ctx: BuildContext) -> None:
