@@ -200,3 +200,25 @@ def test_cli_memory_build_of_mem0_on_unparseable_replies_fails_and_records_no_pa
     with store.driver.session() as session:
         steps = session.run("MATCH (s:MemoryBuildStep {system: 'mem0'}) RETURN count(s) AS n").single()
     assert steps is not None and steps["n"] == 0
+
+
+def test_the_watch_counts_errors_and_warnings_with_a_traceback_of_the_sdk_loggers_only() -> None:
+    import logging
+
+    from agents.memory.sdk_failures import SdkFailureWatch
+
+    sdk, other = logging.getLogger("fake_sdk.core"), logging.getLogger("not_the_sdk")
+    with SdkFailureWatch(("fake_sdk",)) as watch:
+        sdk.warning("keyword search is not supported")  # a configuration note: not a failure
+        sdk.error("Error parsing extraction response: %s", "Expecting value")
+        try:
+            raise ValueError("bad reply")
+        except ValueError:
+            sdk.warning("Failed to extract timestamps", exc_info=True)
+        other.error("someone else's error")
+    sdk.error("after the pair")  # the watch is closed
+    assert [(f.logger, f.level) for f in watch.failures] == [("fake_sdk.core", "ERROR"), ("fake_sdk.core", "WARNING")]
+    assert "Expecting value" in watch.failures[0].message
+    assert "ValueError: bad reply" in watch.failures[1].message
+    assert watch.summary(limit=1).endswith("; and 1 more")
+    assert logging.getLogger("fake_sdk").handlers == []
