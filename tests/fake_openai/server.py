@@ -6,7 +6,8 @@ Faults queued with `inject` are applied to the next requests in order: HTTP 429 
 valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
 `HttpError(status)` to refuse one request. GET /stats returns the request count (for subprocess use).
 
-`hold_when(predicate)` is a barrier for tests that interrupt a client: every request the predicate accepts is
+`hold_when(predicate, api_key=...)` is a barrier for tests that interrupt a client: every request the predicate
+accepts (and, with `api_key`, that carries that bearer key: one client among several can be told apart) is
 held (no reply) until `release()`; `wait_held(n)` returns once n requests are held, so a test can send its signal
 while a request is certainly in flight, whatever the machine's load.
 """
@@ -104,6 +105,7 @@ class FakeOpenAI:
         self._lock = threading.Lock()
         self._counter = 0
         self._hold: Callable[[dict[str, Any]], bool] | None = None
+        self._hold_key = ""
         self._held = 0
         self._released = threading.Event()
         self._held_changed = threading.Condition(self._lock)
@@ -156,7 +158,7 @@ class FakeOpenAI:
                     return
                 if fake.latency_s:
                     time.sleep(fake.latency_s)
-                fake._wait_if_held(body)
+                fake._wait_if_held(body, str(self.headers.get("authorization") or ""))
                 try:
                     reply = fake.responder(body)
                 except HttpError as refused:
@@ -217,11 +219,13 @@ class FakeOpenAI:
         with self._lock:
             self._faults.extend(faults)
 
-    def hold_when(self, predicate: Callable[[dict[str, Any]], bool]) -> None:
-        """From now on, hold every request whose body `predicate` accepts until `release()`."""
+    def hold_when(self, predicate: Callable[[dict[str, Any]], bool], *, api_key: str = "") -> None:
+        """From now on, hold every request whose body `predicate` accepts (and, with `api_key`, that was sent
+        with that key) until `release()`."""
         with self._lock:
             self._released.clear()
             self._hold = predicate
+            self._hold_key = api_key
 
     def release(self) -> None:
         """Answer the held requests and hold no more."""
@@ -240,10 +244,10 @@ class FakeOpenAI:
         with self._held_changed:
             return self._held_changed.wait_for(lambda: self._held >= count, timeout=bound_s)
 
-    def _wait_if_held(self, body: dict[str, Any]) -> None:
+    def _wait_if_held(self, body: dict[str, Any], authorization: str) -> None:
         with self._lock:
             hold = self._hold
-            if hold is None or not hold(body):
+            if hold is None or (self._hold_key and authorization != f"Bearer {self._hold_key}") or not hold(body):
                 return
             self._held += 1
             released = self._released
