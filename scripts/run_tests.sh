@@ -18,6 +18,10 @@ workers="${COLABENCH_TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}"
 parallel=()
 if (( workers > 1 )) && [[ " $* " != *" -n "* && " $* " != *" -n="* && " $* " != *"no:xdist"* ]]; then
   parallel=(-n "$workers" --dist loadgroup)
+  # the Neo4j launcher is built once here, not by two workers racing on a fresh machine (a no-op once built)
+  if [[ -z "${COLABENCH_TEST_NEO4J_URI:-}" ]]; then
+    "$VENV/bin/python" -c "from graph.server import build_launcher; build_launcher()" || exit 1
+  fi
 fi
 COLABENCH_TESTS_NEED_RAY=1 "$RAY_VENV/bin/python" -m pytest "${parallel[@]}" "$@"
 code=$?
