@@ -148,6 +148,8 @@ def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
     monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("COLABENCH_LLM_CACHE_NAMESPACE", raising=False)
+    # a response cache of the test's own, not the machine-wide one other tests and workers write
+    monkeypatch.setenv("COLABENCH_LLM_CACHE", str(tmp_path / "llm_responses.sqlite"))
 
 
 def ray_module() -> Any:

@@ -34,6 +34,9 @@ def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         TRANSFORMERS_OFFLINE="1",
         COLABENCH_CONFIG=str(config),
         COLABENCH_DATA_DIR=str(tmp_path / "data"),
+        # a response cache of the test's own: the machine-wide one would serve replies other tests (or the other
+        # xdist worker) cached for the same requests
+        COLABENCH_LLM_CACHE=str(tmp_path / "llm_responses.sqlite"),
         **extra,
     )
     return env
