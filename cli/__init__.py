@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import typer
 
 from cli import (
@@ -53,4 +55,8 @@ app.add_typer(llm_cmd.app, name="llm", help="LLM roles: settings, ping, response
 
 
 def main() -> None:
+    # A shell without job control (a script's `cmd &`, `nohup ... &`, many CI runners) starts its background
+    # children with SIGINT ignored, and Python then never raises KeyboardInterrupt: Ctrl-C / `kill -INT` would not
+    # stop a run cleanly. Every command takes SIGINT as "stop, keep what is written, resume on rerun".
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     app(prog_name="colabench")

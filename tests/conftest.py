@@ -1,4 +1,10 @@
-"""Test session fixtures: a real Neo4j started by the suite, an emptied database per test."""
+"""Test session fixtures: a real Neo4j started by the suite, an emptied database per test.
+
+Under pytest-xdist (`scripts/run_tests.sh` runs `-n 2 --dist loadgroup`) each worker is its own session: its own
+Neo4j (a free port, a home under the worker's own temporary directory) and its own environment. A module is one
+group, run whole by one worker in file order, because module fixtures (`mini_store`, `sample_store`) are shared by
+its tests; modules marked `serial_group` (the Ray ones: each starts a Ray instance) share one group, so they
+never run at the same time as each other."""
 
 from __future__ import annotations
 
@@ -19,6 +25,19 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 
 
+def serial_group(name: str) -> pytest.MarkDecorator:
+    """Modules of one named group run in one worker, one after another (never two of them at once)."""
+    return pytest.mark.xdist_group(name)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test without an explicit group joins its module's group (before xdist reads the groups)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 @pytest.fixture(scope="session")
 def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jSettings]:
     """COLABENCH_TEST_NEO4J_URI points the suite at a server it may wipe; otherwise it starts its own."""
@@ -27,7 +46,9 @@ def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jSe
         yield Neo4jSettings(uri=external)
         return
     os.environ.pop("NEO4J_URI", None)
-    with throwaway_server(tmp_path_factory.mktemp("neo4j-home"), heap="1g", pagecache_mib=256) as (settings, _):
+    home = tmp_path_factory.mktemp("neo4j-home")  # under the worker's own basetemp with xdist
+    # a generous bound on readiness: two workers' JVMs may start at once on a loaded machine
+    with throwaway_server(home, heap="1g", pagecache_mib=256, timeout_s=600) as (settings, _):
         os.environ["COLABENCH_NEO4J_PORT"] = str(settings.local_port)
         yield settings
 
@@ -127,6 +148,8 @@ def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLABENCH_CONFIG", str(empty))
     monkeypatch.setenv("COLABENCH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("COLABENCH_LLM_CACHE_NAMESPACE", raising=False)
+    # a response cache of the test's own, not the machine-wide one other tests and workers write
+    monkeypatch.setenv("COLABENCH_LLM_CACHE", str(tmp_path / "llm_responses.sqlite"))
 
 
 def ray_module() -> Any:

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.barriers import AllButTheFirstItems, mini_questions
 from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
 
 pytestmark = pytest.mark.neo4j
@@ -34,7 +34,8 @@ def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         TRANSFORMERS_OFFLINE="1",
         COLABENCH_CONFIG=str(config),
         COLABENCH_DATA_DIR=str(tmp_path / "data"),
-        # the response cache is machine-wide by default: a test's CLI must not answer from another test's replies
+        # a response cache of the test's own: the machine-wide one would serve replies other tests (or the other
+        # xdist worker) cached for the same requests
         COLABENCH_LLM_CACHE=str(tmp_path / "llm_responses.sqlite"),
         **extra,
     )
@@ -85,7 +86,9 @@ def _answered(store: EventStore, before: set[str]) -> set[str]:
 def test_killed_run_resumes_without_repeating_finished_items(mini_store: EventStore, tmp_path: Path) -> None:
     with mini_store.driver.session() as session:
         before = {r["id"] for r in session.run("MATCH (r:Run) RETURN r.id AS id")}
-    with FakeOpenAI(AutoPolicy(), latency_s=0.25) as fake:
+    with FakeOpenAI(AutoPolicy()) as fake:
+        # a barrier, not a delay: requests about a third item are held until the test has killed the run
+        fake.hold_when(AllButTheFirstItems(mini_questions(), keep=2))
         env = cli_env(
             tmp_path,
             COLABENCH_LLM_BASE_URL=fake.base_url,
@@ -102,19 +105,18 @@ def test_killed_run_resumes_without_repeating_finished_items(mini_store: EventSt
             text=True,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 180
-        while len(_answered(mini_store, before)) < 2:
-            assert process.poll() is None, (
-                f"the run ended before it could be killed: {process.stderr.read() if process.stderr else ''}"
+        try:
+            held = fake.wait_held(1)
+            assert held and process.poll() is None, (
+                f"no request about a third item came: {process.stderr.read() if process.stderr else ''}"
             )
-            assert time.monotonic() < deadline, "no attempt finished in time"
-            time.sleep(0.05)
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=120)
         finished_at_kill = _answered(mini_store, before)
-        assert 2 <= len(finished_at_kill) < 4
+        assert len(finished_at_kill) == 2  # one attempt at a time: the first two were written, the third waited
         requests_at_kill = len(fake.requests)
-        fake.latency_s = 0.0
+        fake.release()
         resumed = colabench(args, env)
         assert resumed.returncode == 0, resumed.stderr
         later: list[dict[str, Any]] = fake.requests[requests_at_kill:]

@@ -58,7 +58,7 @@ def _client(fake: FakeOpenAI, tmp_path: Path, **overrides: object) -> tuple[LLMC
         model="fake-judge",
         api_key=SECRET,
         retry_base_s=0.0,
-        timeout_s=1.0,
+        timeout_s=5.0,  # generous: only a timeout fault (30 s) exceeds it, whatever the load
         **overrides,
     )
     ledger = UsageLedger()
@@ -145,7 +145,7 @@ def test_a_different_parameter_is_a_different_cache_entry(fake: FakeOpenAI, tmp_
 
 def test_429_500_timeout_and_malformed_body_are_retried(fake: FakeOpenAI, tmp_path: Path) -> None:
     client, ledger = _client(fake, tmp_path, max_retries=5)
-    fake.inject(Fault.rate_limit(retry_after=0), Fault.server_error(), Fault.timeout(1.6), Fault.malformed_body())
+    fake.inject(Fault.rate_limit(retry_after=0), Fault.server_error(), Fault.timeout(30.0), Fault.malformed_body())
     reply = client.chat([{"role": "user", "content": "survive the faults"}])
     assert reply.content == "echo 1"
     usage = ledger.as_dict()["judge"]

@@ -363,7 +363,7 @@ def test_faults_during_a_run_are_retried_and_counted(
     mini_store: EventStore, mini_retriever: Any, tmp_path: Path
 ) -> None:
     with FakeOpenAI(AutoPolicy()) as fake:
-        fake.inject(Fault.rate_limit(0), Fault.server_error(), Fault.malformed_body(), Fault.timeout(1.2))
+        fake.inject(Fault.rate_limit(0), Fault.server_error(), Fault.malformed_body(), Fault.timeout(30.0))
         plan, report = run_batch(
             mini_store,
             mini_retriever,
@@ -371,7 +371,7 @@ def test_faults_during_a_run_are_retried_and_counted(
             "HYBRID",
             tmp_path / "c.sqlite",
             judges=("accuracy",),
-            timeout_s=0.8,
+            timeout_s=5.0,  # generous: only the timeout fault (30 s) exceeds it, whatever the load
             concurrency=1,
         )
     assert report.runs[0].status == "finished"

@@ -74,7 +74,7 @@ def server(mini_store: Any, neo4j_settings: Any, driver: Driver, encoder: Any, r
     )
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 300  # a generous bound on a condition
     while not uv.started:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
@@ -163,7 +163,7 @@ def test_double_click_expands_and_a_deep_link_opens_a_turn(server: str, page: An
     )
     page.mouse.dblclick(point["x"], point["y"])
     # Polled from Python: wait_for_function evaluates strings, which the page's CSP (rightly) forbids.
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # a generous bound on a condition
     while page.evaluate("window.colabenchBrowser.cy.nodes().length") <= before:
         assert time.monotonic() < deadline, "double-click did not expand the session"
         time.sleep(0.1)

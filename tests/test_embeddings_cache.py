@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -107,39 +107,46 @@ def test_cache_never_returns_a_vector_of_the_wrong_length_and_heals_it(tmp_path:
     assert found[good].tobytes() == _vectors(1)[0].tobytes(), "a valid row is never overwritten"
 
 
-def test_cache_bulk_get_and_put_of_thousands_of_keys_is_fast(tmp_path: Path) -> None:
+def test_cache_bulk_get_and_put_of_thousands_of_keys_round_trips_every_vector(tmp_path: Path) -> None:
+    # the time this takes is a figure of bench/bench_embedding_cache.py, not a test
     cache = EmbeddingCache(tmp_path / "e.sqlite")
     keys = [text_key(f"text {i}") for i in range(20_000)]
     vectors = _vectors(len(keys), dim=384)
-    started = time.perf_counter()
     assert cache.put_many("enc:1", zip(keys, vectors, strict=True)) == len(keys)
-    put_s = time.perf_counter() - started
-    started = time.perf_counter()
     found = cache.get_many("enc:1", keys, 384)
-    get_s = time.perf_counter() - started
     assert len(found) == len(keys)
-    assert found[keys[12_345]].tobytes() == vectors[12_345].tobytes()
-    # One query per key would take seconds here; batched statements take well under one.
-    assert put_s < 3.0 and get_s < 2.0, (put_s, get_s)
+    assert all(found[k].tobytes() == v.tobytes() for k, v in zip(keys, vectors, strict=True))
+    assert cache.put_many("enc:1", zip(keys, vectors, strict=True)) == 0  # every row kept, none written twice
+
+
+def sqlite_steps(cache: EmbeddingCache, work: Callable[[], object]) -> int:
+    """SQLite virtual-machine steps (in hundreds) the cache's connection runs for `work`: a count of the work
+    done, the same on a busy machine as on a quiet one."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    conn = cache._db.connection()
+    conn.set_progress_handler(count, 100)
+    try:
+        work()
+    finally:
+        conn.set_progress_handler(None, 0)
+    return steps
 
 
 def test_a_lookup_of_one_key_probes_the_key_instead_of_scanning_the_encoders_rows(tmp_path: Path) -> None:
     cache = EmbeddingCache(tmp_path / "e.sqlite")
     keys = [text_key(f"text {i}") for i in range(20_000)]
     cache.put_many("enc:1", zip(keys, _vectors(len(keys), dim=384), strict=True))
-
-    def best_of_five(wanted: list[bytes]) -> float:
-        times = []
-        for _ in range(5):
-            started = time.perf_counter()
-            assert len(cache.get_many("enc:1", wanted, 384)) == len(wanted)
-            times.append(time.perf_counter() - started)
-        return min(times)
-
+    one = sqlite_steps(cache, lambda: cache.get_many("enc:1", [keys[4321]], 384))
+    every = sqlite_steps(cache, lambda: cache.get_many("enc:1", keys, 384))
     # A scan of the encoder's rows costs about as much for one key as for all of them (it was planned so: 300 ms
-    # per query embedding at 39k rows); a key probe is thousands of times cheaper than fetching 20,000 rows.
-    one, every = best_of_five([keys[4321]]), best_of_five(keys)
-    assert one * 50 < every, (one, every)
+    # per query embedding at 39k rows); a key probe does a tiny fraction of the work of fetching 20,000 rows.
+    assert every > 1000 and one * 50 < every, (one, every)
 
 
 def _write_slice(path: str, worker: int) -> None:
@@ -220,7 +227,7 @@ def test_cached_encoder_counts_hits_misses_and_encode_time(tmp_path: Path) -> No
     stats = cached.stats
     assert (stats.texts, stats.hits, stats.misses) == (5, 1, 3)
     assert stats.hit_rate == pytest.approx(0.25)
-    assert 0.1 <= stats.encode_seconds < 2.0
+    assert stats.encode_seconds >= 0.1  # the two encoder calls' 0.05 s each are counted (no upper bound: load)
 
 
 def test_cached_encoder_stores_nothing_when_the_encoder_misbehaves(tmp_path: Path) -> None:

@@ -20,9 +20,11 @@ def _encoder(fake: FakeEmbeddings, concurrency: int) -> OpenAIEncoder:
 
 
 def test_requests_run_concurrently_in_input_order_and_bounded() -> None:
-    with FakeEmbeddings(latency_s=0.15) as fake:
+    with FakeEmbeddings() as fake:
         sequential = _encoder(fake, 1).encode(TEXTS)
         assert fake.requests == 6 and fake.max_in_flight == 1
+        # now each request waits until 3 are in flight (at most 30 s): a barrier, not a latency hoping for overlap
+        fake.gather, fake.gather_bound_s = 3, 30.0
         concurrent = _encoder(fake, 3).encode(TEXTS)
     assert fake.requests == 12
     assert fake.max_in_flight == 3, "more (or fewer) requests in flight than the concurrency"

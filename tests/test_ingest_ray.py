@@ -21,8 +21,9 @@ from graph.embeddings import load_encoder
 from graph.embeddings.cache import EmbeddingCache
 from graph.embeddings.cached import CachedEncoder
 from graph.fingerprint import compute_fingerprint
+from tests.conftest import serial_group
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config"), serial_group("ray")]
 
 
 def _kb(tmp_path: Path, n: int) -> tuple[Path, list[str]]:

@@ -28,11 +28,13 @@ from agents.runs.claims import Claims
 from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.store import EventStore
+from tests.conftest import serial_group
 from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.barriers import AllButTheFirstItems, about, mini_items, mini_questions
 from tests.fake_openai.policy import AutoPolicy
 from tests.test_agents_cli import cli_env
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config"), serial_group("ray")]
 
 REPO = Path(__file__).resolve().parent.parent
 METHODS = "HYBRID,MEMKB_RAW_TURNS"  # MemKB on raw turns: the actors read the S(H) the driver wrote
@@ -114,39 +116,43 @@ def thread_pool_batch(mini_store: EventStore, mini_retriever: Any) -> str:
     return plan.batch_id
 
 
-def _claimed_by(store: EventStore, worker_suffix: str) -> bool:
-    rows = _rows(
-        store,
-        "MATCH (c:AttemptClaim) WHERE c.worker ENDS WITH $w AND c.state <> 'released' RETURN count(c) AS n",
-        w=worker_suffix,
-    )
-    return rows[0]["n"] > 0
-
-
 def test_ray_executor_gives_the_thread_pools_verdicts_and_metrics_answering_each_attempt_once_an_actor_killed(
     local_ray: Any, mini_store: EventStore, mini_retriever: Any, thread_pool_batch: str, neo4j_settings: Any
 ) -> None:
-    """Two actors on the local instance; the first is killed (ray.kill) while it holds an attempt's claim: its
-    claim is released, a third actor takes the attempt, and the batch still equals the thread pool's."""
+    """Two actors on the local instance; one is killed (ray.kill) while it holds an attempt's claim (its request
+    held by the endpoint): its claim is released, a third actor takes the attempt, and the batch still equals the
+    thread pool's."""
     from agents.runs.ray_executor import RayExecutor
 
-    with FakeOpenAI(AutoPolicy(), latency_s=0.3) as fake:
+    questions = {item_id: question for item_id, question in mini_items()}
+    with FakeOpenAI(AutoPolicy()) as fake:
         roles = _roles(fake)
         claims = Claims(mini_store, worker="ray-test", ttl_s=300)
         executor = RayExecutor(workers=2, claims=claims, roles=roles, prompts=PromptSet(), neo4j=neo4j_settings)
         killed: list[str] = []
+        # a barrier, not a delay: the requests about one item are held, so the actor working on it is certainly
+        # mid-attempt (holding its claim) when it is killed; they are let through once it is dead
+        first = sorted(questions)[0]
+        fake.hold_when(about(questions[first]))
 
-        def kill_first_actor_mid_attempt() -> None:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                actors = list(executor._actors)  # the test reaches in to kill one of the executor's actors
-                if actors and _claimed_by(mini_store, "/ray1"):
-                    local_ray.kill(actors[0].handle, no_restart=True)
-                    killed.append(actors[0].worker)
-                    return
-                time.sleep(0.02)
+        def kill_the_actor_holding_the_held_attempt() -> None:
+            if not fake.wait_held(1):
+                return
+            holders = _rows(
+                mini_store,
+                "MATCH (c:AttemptClaim {item_id: $i}) WHERE c.worker STARTS WITH 'ray-test/' AND c.state <> 'released' "
+                "RETURN c.worker AS w ORDER BY w",
+                i=first,
+            )
+            by_worker = {a.worker: a for a in executor._actors}  # the test reaches in to kill one of the actors
+            for holder in holders:
+                if holder["w"] in by_worker:
+                    local_ray.kill(by_worker[holder["w"]].handle, no_restart=True)
+                    killed.append(holder["w"])
+                    break
+            fake.release()
 
-        killer = threading.Thread(target=kill_first_actor_mid_attempt, daemon=True)
+        killer = threading.Thread(target=kill_the_actor_holding_the_held_attempt, daemon=True)
         try:
             plan = _plan(mini_store, roles)
             killer.start()
@@ -164,7 +170,7 @@ def test_ray_executor_gives_the_thread_pools_verdicts_and_metrics_answering_each
         finally:
             killer.join(timeout=5)
             roles.close()
-    assert killed == ["ray-test/ray1"], "the first actor was never seen holding a claim"
+    assert len(killed) == 1 and killed[0] in {"ray-test/ray1", "ray-test/ray2"}, killed
     assert executor.replaced == 1 and executor.started == 3
     assert local_ray.is_initialized(), "the executor left a Ray instance it did not start"
     assert all(r.status == "finished" for r in report.runs), report
@@ -180,7 +186,7 @@ def test_ray_executor_gives_the_thread_pools_verdicts_and_metrics_answering_each
     mine = [(p["worker"], p["state"], actor) for p, actor in claimed if p["run_id"].startswith(batch + "-")]
     assert {w for w, _, _ in mine} == {"ray-test/ray1", "ray-test/ray2", "ray-test/ray3"}
     # the killed actor's claim was released for it by the driver, so its attempt did not wait for the expiry
-    assert ("ray-test/ray1", "released", "worker:ray-test") in mine
+    assert (killed[0], "released", "worker:ray-test") in mine
     assert _metrics(mini_store, batch) == _metrics(mini_store, thread_pool_batch)
     # the actors' LLM usage is in the runs' records (the killed actor's attempt was answered again)
     assert _usage(mini_store, batch).keys() == _usage(mini_store, thread_pool_batch).keys()
@@ -202,16 +208,19 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
     local_ray: Any, mini_store: EventStore, mini_retriever: Any, neo4j_settings: Any, tmp_path: Path
 ) -> None:
     """`run --executor ray --ray-address` (a second driver joining the module's instance, the project's code
-    shipped with the job) gets SIGINT after its first answer while the endpoint sits on a request: exit 130
-    within 20 s, the request abandoned after the 5 s grace, nothing half-written, no claim left held; the same
-    batch resumed with a 300 s claim TTL finishes at once, each attempt answered once."""
+    shipped with the job) gets SIGINT after its first answer while the endpoint holds a request: exit 130 with the
+    request still held (abandoned after the 5 s grace), nothing half-written, no claim left held; the same batch
+    resumed with a 300 s claim TTL finishes with no claim to wait for, each attempt answered once."""
     from agents.runs.ray_executor import RayExecutor
 
     address = local_ray.get_runtime_context().gcs_address
     before = {r["id"] for r in _rows(mini_store, "MATCH (r:Run) RETURN r.id AS id")}
     args = ["run", "--methods", "HYBRID", "--dataset", "mini", "--judges", "accuracy", "--concurrency", "2"]
     args += ["--fresh", "--no-report", "--executor", "ray", "--ray-address", address, "--claim-ttl", "300"]
-    with FakeOpenAI(AutoPolicy(), latency_s=1.0) as fake:
+    with FakeOpenAI(AutoPolicy()) as fake:
+        # a barrier, not a delay: the first item is answered, every request about another item is held until the
+        # test has sent SIGINT and the CLI has exited, so one is certainly in flight at SIGINT
+        fake.hold_when(AllButTheFirstItems(mini_questions()))
         process = subprocess.Popen(
             [sys.executable, "-m", "cli", *args],
             env=_env(tmp_path, fake),
@@ -220,28 +229,27 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 240
-        query = (
-            "MATCH (a:Attempt {status: 'answered'})-[:IN_RUN]->(r:Run {dataset: 'mini'}) WHERE NOT r.id IN $before "
-            "RETURN r.batch_id AS b"
-        )
-        while not (answered := _rows(mini_store, query, before=sorted(before))):
+        try:
+            query = (
+                "MATCH (a:Attempt {status: 'answered'})-[:IN_RUN]->(r:Run {dataset: 'mini'}) "
+                "WHERE NOT r.id IN $before RETURN r.batch_id AS b"
+            )
+            bound = time.monotonic() + 600  # a generous bound on a condition, not a speed target
+            while not (answered := _rows(mini_store, query, before=sorted(before))):
+                assert process.poll() is None, process.communicate()
+                assert time.monotonic() < bound, "no attempt was answered"
+                time.sleep(0.1)
+            batch = answered[0]["b"]
+            assert fake.wait_held(1), "no request about a second item reached the endpoint"
             assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "no attempt was answered in time"
-            time.sleep(0.05)
-        batch = answered[0]["b"]
-        sent = fake.request_count
-        fake.latency_s = 60.0  # the endpoint now sits on every new request: one will be in flight at SIGINT
-        while fake.request_count == sent:
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "no request reached the endpoint after the first answer"
-            time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
-        interrupted_at = time.monotonic()
-        out, err = process.communicate(timeout=60)
-        stopped_after = time.monotonic() - interrupted_at
+            process.send_signal(signal.SIGINT)
+            interrupted_at = time.monotonic()
+            out, err = process.communicate(timeout=300)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        print(f"SIGINT -> exit in {time.monotonic() - interrupted_at:.2f} s (the held request never answered)")
         assert process.returncode == 130, out + err
-        assert stopped_after < 20, f"still running {stopped_after:.1f} s after SIGINT"
         assert "abandoned" in err and "Run the same command again to resume" in " ".join(err.split())
         half = _rows(
             mini_store,
@@ -256,7 +264,7 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
             b=batch,
         )
         assert held == [], "a claim of the interrupted run was left to expire"
-        fake.latency_s = 0.3
+        fake.release()
         roles = _roles(fake)
         try:
             plan = plan_batch(
@@ -276,7 +284,8 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
             resumed_in = time.monotonic() - started
         finally:
             roles.close()
-    assert report.runs[0].status == "finished" and resumed_in < 120, resumed_in
+    print(f"resumed in {resumed_in:.1f} s")
+    assert report.runs[0].status == "finished"
     answered_once = _per_attempt(mini_store, "AnswerGiven", batch)
     assert len(answered_once) == 4 and set(answered_once.values()) == {1}
 

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -183,21 +182,24 @@ def test_worker_processes_one_killed_answer_each_attempt_once_with_one_workers_m
     is killed with SIGKILL while it holds a claim: the second takes that attempt over after the 2 s expiry."""
     _, reference = single
     routed = "neo4j://" + neo4j_settings.effective_uri.split("://", 1)[1]
-    with FakeOpenAI(AutoPolicy(), latency_s=0.1) as fake:
+    with FakeOpenAI(AutoPolicy()) as fake:
         env = _env(tmp_path, fake)
-        doomed = _worker(env, "HYBRID", "doomed", 2)
-        survivor = _worker({**env, "NEO4J_URI": routed}, "HYBRID", "survivor", 2)
-        held: list[dict[str, Any]] = []
-        deadline = time.monotonic() + 180
-        while not held:  # kill it while it holds a claim on an attempt in flight
-            assert doomed.poll() is None, doomed.communicate()[1]
-            assert time.monotonic() < deadline, "the doomed worker never claimed an attempt"
-            held = _rows(
+        # a barrier, not a delay: every request of the doomed worker (sent with its own API key) is held, so it is
+        # certainly in flight on a claimed attempt when it is killed
+        fake.hold_when(lambda body: True, api_key="doomed-key")
+        doomed = _worker({**env, "COLABENCH_LLM_API_KEY": "doomed-key"}, "HYBRID", "doomed", 2)
+        try:
+            assert fake.wait_held(1), "the doomed worker never asked the endpoint"
+            held: list[dict[str, Any]] = _rows(
                 mini_store, "MATCH (c:AttemptClaim {worker: 'doomed'}) WHERE c.state <> 'released' RETURN c.id AS id"
             )
-            time.sleep(0.02)
-        os.killpg(doomed.pid, signal.SIGKILL)
-        doomed.wait(timeout=30)
+            assert held, "the doomed worker asks the endpoint without holding a claim"
+            # the second worker joins the batch while the first sits on its claimed attempt
+            survivor = _worker({**env, "NEO4J_URI": routed}, "HYBRID", "survivor", 2)
+        finally:
+            os.killpg(doomed.pid, signal.SIGKILL)
+            doomed.wait(timeout=120)
+        fake.release()
         out, err = survivor.communicate(timeout=240)
     assert survivor.returncode == 0, err + out
     batch = _batch_of(mini_store, "HYBRID", {"doomed", "survivor"})

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SAMPLE_BUNDLE, _load_bundle
+from tests.conftest import SAMPLE_BUNDLE, _load_bundle, serial_group
 from tests.fake_openai.synthesis_script import SynthesisPolicy
 from tests.synthesis_support import synth_context
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config"), serial_group("ray")]
 
 STAGES = ["docs", "profiles", "dialogue", "items", "augment"]
 SETTINGS = {"profiles": 2, "seed_docs": 2, "topics_per_profile": 2, "max_user_turns": 2}

@@ -68,6 +68,8 @@ class AmemSystem(MemorySystem):
     search_recipe = "AMEM"
     memkb_cards = False
     builder = "a-mem-0.2.6/notes-v1"
+    # A-MEM logs errors of related-note lookups and evolution and goes on without them
+    sdk_loggers = ("agentic_memory",)
 
     def __init__(self, ctx: Any) -> None:
         super().__init__(ctx)

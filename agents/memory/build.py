@@ -4,18 +4,21 @@ For each public pair of the profile's history not yet taken in (no MemoryPairPro
 history order: the system turns the pair into memory writes, every write is checked to name only turns of the
 profile, and the writes plus the pair's MemoryPairProcessed (with the LLM calls, tokens and seconds the pair
 cost) are appended in one transaction. A crash between pairs loses nothing; a crash inside a pair leaves
-nothing of it, and the rerun does that pair again (from the LLM response cache when the requests repeat).
+nothing of it, and the rerun does that pair again. A pair's LLM replies are cached once the pair is written, so
+a pair that failed (an SDK that logged a failure and carried on, agents.memory.sdk_failures) is asked again.
 """
 
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import TYPE_CHECKING, Any
 
 from agents.history import load_public_history
-from agents.memory.errors import MemoryWriteError
+from agents.memory.errors import MemoryWriteError, SdkSwallowedFailureError
 from agents.memory.pairs import HistoryPair, history_pairs
+from agents.memory.sdk_failures import SdkFailureWatch
 from graph.cypher_files import load_cypher
 from graph.events import MemoryPairProcessed, MemoryWritten, NewEvent
 
@@ -70,13 +73,25 @@ def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
     for index, pair in enumerate(todo, start=1):
         before = _usage(ctx.llm)
         t0 = time.perf_counter()
-        with _trail(ctx.llm) as trail:
-            writes = system.build_pair(profile_id, pair)
-        if trail:
-            # The pair's last exchange (for Mem0 the update decision, whose request shows the extracted facts
-            # and the memories they were compared with); every exchange of the pair is on its step event.
-            writes = [w.model_copy(update={"exchange": trail[-1]}) for w in writes]
-        check_writes(system.name, profile_id, writes, known)
+        with _trail(ctx.llm) as trail, _held_replies(ctx.llm) as replies:
+            try:
+                with SdkFailureWatch(system.sdk_loggers, min_level=system.sdk_failure_level) as watch:
+                    writes = system.build_pair(profile_id, pair)
+                if watch.failures:
+                    raise SdkSwallowedFailureError(
+                        f"memory system {system.name!r}, profile {profile_id!r}: {system.label} logged "
+                        f"{len(watch.failures)} failure(s) and carried on while taking in pair {pair.pair_id!r} "
+                        f"({watch.summary()}); the pair counts as failed: nothing of it was written, its replies "
+                        "were not cached, and the build of this profile stops here (a rerun asks the endpoint again)"
+                    )
+            except SdkSwallowedFailureError:
+                _count_failed_pair(ctx.llm)
+                raise
+            if trail:
+                # The pair's last exchange (for Mem0 the update decision, whose request shows the extracted facts
+                # and the memories they were compared with); every exchange of the pair is on its step event.
+                writes = [w.model_copy(update={"exchange": trail[-1]}) for w in writes]
+            check_writes(system.name, profile_id, writes, known)
         seconds = time.perf_counter() - t0
         after = _usage(ctx.llm)
         calls, hits, tin, tout = (a - b for a, b in zip(after, before, strict=True))
@@ -95,6 +110,7 @@ def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
         )
         actor = f"memory:{system.name}"
         ctx.store.append([NewEvent(w, actor, pair.at) for w in writes] + [NewEvent(step, actor, pair.at)])
+        _keep_replies(ctx.llm, replies)
         report.pairs_built += 1
         report.memories_added += sum(1 for w in writes if w.op == "ADD")
         report.memories_updated += sum(1 for w in writes if w.op == "UPDATE")
@@ -115,6 +131,31 @@ def _trail(llm: object) -> AbstractContextManager[list[str]]:
     """The client's exchange trail, or an empty list for a system that asks no LLM."""
     opened = getattr(llm, "exchange_trail", None)
     return opened() if callable(opened) else nullcontext([])
+
+
+@contextmanager
+def _held_replies(llm: Any) -> Iterator[list[Any]]:
+    """The pair's replies, kept back from the cache until the pair is written (agents.memory.pair_replies)."""
+    hold = getattr(llm, "hold", None)
+    if hold is None:
+        yield []
+        return
+    with hold() as replies:
+        yield replies
+
+
+def _keep_replies(llm: Any, replies: list[Any]) -> None:
+    keep = getattr(llm, "keep", None)
+    if keep is not None:
+        keep(replies)
+
+
+def _count_failed_pair(llm: Any) -> None:
+    """A pair the SDK could not use its replies for counts as an invalid reply of the client's role."""
+    ledger = getattr(llm, "ledger", None)
+    role = getattr(llm, "role", None)
+    if ledger is not None and role is not None:
+        ledger.record_invalid(role)
 
 
 def _usage(llm: object) -> tuple[int, int, int, int]:

@@ -39,3 +39,17 @@ def retryable_cause(exc: BaseException) -> bool:
             return status not in _REFUSED_STATUS
         current = current.__cause__ or current.__context__
     return True
+
+
+class SdkSwallowedFailureError(MemoryBackendError):
+    """A memory SDK logged a failure and carried on while it took in a pair (agents.memory.sdk_failures): the
+    pair is a failed pair, nothing of it is written, and a rerun asks the endpoint again."""
+
+    retryable = True
+
+
+class EmptyMemoryError(MemoryBackendError):
+    """An LLM-built system ended a profile's build with no memory at all: every attempt that reads that memory
+    would answer from nothing. Rebuilding the same pairs gives the same memory, so a plain rerun does not help."""
+
+    retryable = False

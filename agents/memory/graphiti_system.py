@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from agents.memory import graphiti as _graphiti_env  # noqa: F401 (telemetry off before graphiti_core loads)
-from agents.memory.errors import MemoryBackendError
+from agents.memory.errors import MemoryBackendError, SdkSwallowedFailureError
 from agents.memory.graphiti.clients import EncoderEmbedder, EncoderReranker, ProjectLLMClient, ResponseMode
 from agents.memory.graphiti.ids import SYSTEM, episode_body, episode_uuid, group_id, memory_id, reference_time
 from agents.memory.pairs import HistoryPair
@@ -55,6 +55,8 @@ class GraphitiMemory(MemorySystem):
     memkb_cards = False
     builder = BUILDER
     ranks_with_sdk = True
+    # Graphiti catches some failures (timestamps, candidate lookups) and logs a warning with the traceback
+    sdk_loggers = ("graphiti_core",)
 
     def __init__(self, ctx: BuildContext) -> None:
         super().__init__(ctx)
@@ -75,9 +77,11 @@ class GraphitiMemory(MemorySystem):
         driver.client = AsyncGraphDatabase.driver(
             settings.effective_uri, auth=auth, notifications_min_severity="OFF"
         )
+        mode = cast(ResponseMode, ctx.options.get("response_format", "json_schema"))
+        self._llm_client = ProjectLLMClient(ctx.llm, mode)
         self.graphiti = Graphiti(
             graph_driver=driver,
-            llm_client=ProjectLLMClient(ctx.llm, cast(ResponseMode, ctx.options.get("response_format", "json_schema"))),
+            llm_client=self._llm_client,
             embedder=EncoderEmbedder(ctx.store.encoder),
             cross_encoder=EncoderReranker(ctx.store.encoder),
         )
@@ -126,7 +130,16 @@ class GraphitiMemory(MemorySystem):
         body = episode_body(pair)
         if not body:
             return []
-        return self._run(self._add_pair(profile_id, pair, body))
+        self._llm_client.raised.clear()
+        writes = self._run(self._add_pair(profile_id, pair, body))
+        if self._llm_client.raised:  # Graphiti caught a reply check's error and finished the episode without it
+            raised = self._llm_client.raised
+            raise SdkSwallowedFailureError(
+                f"memory system 'graphiti', profile {profile_id!r}: Graphiti caught {len(raised)} failed LLM "
+                f"call(s) and carried on while taking in pair {pair.pair_id!r} (first: {raised[0][:600]}); the pair "
+                "counts as failed: nothing of it was written, and the build of this profile stops here"
+            )
+        return writes
 
     async def _add_pair(self, profile_id: str, pair: HistoryPair, body: str) -> list[MemoryWritten]:
         from graphiti_core.nodes import EpisodeType, EpisodicNode

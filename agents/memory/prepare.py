@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.memory.errors import MemorySystemError
+from agents.memory.errors import EmptyMemoryError, MemorySystemError
 from agents.memory.registry import BuildContext, BuildReport, Progress, get_memory_system
+from graph.cypher_files import load_cypher
 from graph.store import EventStore
 
 
@@ -85,6 +86,7 @@ def build_profiles(
             done_before += totals.get(pid, 0)
             try:
                 report: BuildReport = system.build(pid)
+                require_memories(system, pid, report)
                 if links and system.memkb_cards and retriever is not None:
                     report.add_counts(build_document_links(store, retriever, system.name, pid))
             except recoverable as exc:
@@ -96,6 +98,23 @@ def build_profiles(
     finally:
         system.close()
     return reports
+
+
+def require_memories(system: Any, profile_id: str, report: BuildReport) -> None:
+    """Raise EmptyMemoryError when an LLM-built system took in pairs of the profile and holds no memory of it."""
+    if not system.needs_llm or report.pairs_total == 0:
+        return
+    store = system.ctx.store
+    with store.driver.session(database=store.database) as session:
+        rows = session.run(load_cypher("memory/card_counts"), profile_ids=[profile_id])
+        live = {r["system"]: int(r["n"]) for r in rows}
+    if live.get(system.name, 0) == 0:
+        raise EmptyMemoryError(
+            f"memory system {system.name!r} ({system.label}) holds no memory of profile {profile_id!r} after taking "
+            f"in its {report.pairs_total} public pair(s) ({report.llm_calls} LLM call(s) in this build): every "
+            "attempt reading this memory would answer from nothing, so they fail. Check what the `memory` "
+            "endpoint answers for this profile's pairs"
+        )
 
 
 def summed_counts(reports: list[BuildReport]) -> dict[str, int]:

@@ -9,6 +9,7 @@ never import its SDK.
 from __future__ import annotations
 
 import importlib
+import logging
 from abc import ABC
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,12 @@ class BuildContext:
     llm: Any = None
     progress: Progress | None = None
     options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from agents.memory.pair_replies import PairCachingLLM
+
+        if self.llm is not None and not isinstance(self.llm, PairCachingLLM):
+            self.llm = PairCachingLLM(self.llm)  # a pair's replies are cached only once the pair is written
 
 
 class BuildReport(BaseModel):
@@ -85,6 +92,10 @@ class MemorySystem(ABC):
     ranks_with_sdk: ClassVar[bool] = False
     # version tag recorded with every write (changes when the building code changes what it writes)
     builder: ClassVar[str]
+    # loggers of the SDK: a record it logs at `sdk_failure_level` or above (or a warning with a traceback)
+    # while a pair is built means it carried on past a failure, and fails the pair (agents.memory.sdk_failures)
+    sdk_loggers: ClassVar[tuple[str, ...]] = ()
+    sdk_failure_level: ClassVar[int] = logging.ERROR
 
     def __init__(self, ctx: BuildContext) -> None:
         self.ctx = ctx

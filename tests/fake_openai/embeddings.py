@@ -1,6 +1,9 @@
 """`FakeEmbeddings`: a threaded HTTP server answering POST /v1/embeddings after a fixed latency, with vectors
 derived from each text's hash (the same text always gets the same vector). It counts requests and the most
-requests it had in flight at once (to prove a client's concurrency). Used by tests and bench/bench_ingest.py."""
+requests it had in flight at once (to prove a client's concurrency). With `gather=n` each request waits (at
+most `gather_bound_s`) until n requests are in flight together, so a client that sends n at once is seen with
+n in flight however slowly its threads start on a loaded machine, and one that does not is seen with fewer.
+Used by tests and bench/bench_ingest.py."""
 
 from __future__ import annotations
 
@@ -19,14 +22,19 @@ def fake_embedding(text: str, dim: int) -> list[float]:
 
 
 class FakeEmbeddings:
-    def __init__(self, *, dim: int = 8, latency_s: float = 0.0, port: int = 0) -> None:
+    def __init__(
+        self, *, dim: int = 8, latency_s: float = 0.0, port: int = 0, gather: int = 0, gather_bound_s: float = 5.0
+    ) -> None:
         self.dim = dim
         self.latency_s = latency_s
+        self.gather = gather
+        self.gather_bound_s = gather_bound_s
         self.requests = 0
         self.inputs = 0
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
+        self._in_flight_changed = threading.Condition(self._lock)
         state = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -44,6 +52,11 @@ class FakeEmbeddings:
                     state.requests += 1
                     state.in_flight += 1
                     state.max_in_flight = max(state.max_in_flight, state.in_flight)
+                    state._in_flight_changed.notify_all()
+                    if state.gather:
+                        state._in_flight_changed.wait_for(
+                            lambda: state.max_in_flight >= state.gather, timeout=state.gather_bound_s
+                        )
                 try:
                     time.sleep(state.latency_s)
                     inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]

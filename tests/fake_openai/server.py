@@ -11,6 +11,11 @@ set: "llama.cpp" (`{"content"}` -> `{"tokens"}`), "vllm" (`{"model", "prompt"}` 
 llama.cpp form refused with 400) or "broken" (HTTP 500); unset, 404 as on an OpenAI endpoint. Its tokens are
 one per character (`fake_token_count`), a count no real tokenizer gives, so a test can tell where a count came
 from. Tokenize requests are counted in `tokenize_requests`, not in `requests`.
+
+`hold_when(predicate, api_key=...)` is a barrier for tests that interrupt a client: every request the predicate
+accepts (and, with `api_key`, that carries that bearer key: one client among several can be told apart) is
+held (no reply) until `release()`; `wait_held(n)` returns once n requests are held, so a test can send its signal
+while a request is certainly in flight, whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -114,6 +119,11 @@ class FakeOpenAI:
         self._faults: deque[Fault] = deque()
         self._lock = threading.Lock()
         self._counter = 0
+        self._hold: Callable[[dict[str, Any]], bool] | None = None
+        self._hold_key = ""
+        self._held = 0
+        self._released = threading.Event()
+        self._held_changed = threading.Condition(self._lock)
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -166,6 +176,7 @@ class FakeOpenAI:
                     return
                 if fake.latency_s:
                     time.sleep(fake.latency_s)
+                fake._wait_if_held(body, str(self.headers.get("authorization") or ""))
                 try:
                     reply = fake.responder(body)
                 except HttpError as refused:
@@ -226,6 +237,7 @@ class FakeOpenAI:
         return self
 
     def stop(self) -> None:
+        self.release()
         self._server.shutdown()
         self._server.server_close()
 
@@ -241,6 +253,41 @@ class FakeOpenAI:
         """Apply these faults, in order, to the next requests."""
         with self._lock:
             self._faults.extend(faults)
+
+    def hold_when(self, predicate: Callable[[dict[str, Any]], bool], *, api_key: str = "") -> None:
+        """From now on, hold every request whose body `predicate` accepts (and, with `api_key`, that was sent
+        with that key) until `release()`."""
+        with self._lock:
+            self._released.clear()
+            self._hold = predicate
+            self._hold_key = api_key
+
+    def release(self) -> None:
+        """Answer the held requests and hold no more."""
+        with self._lock:
+            self._hold = None
+            self._released.set()
+
+    @property
+    def held(self) -> int:
+        """Requests held so far (answered or not)."""
+        with self._lock:
+            return self._held
+
+    def wait_held(self, count: int = 1, *, bound_s: float = 300.0) -> bool:
+        """Wait until `count` requests were held (True), or `bound_s` passed (False: a generous bound)."""
+        with self._held_changed:
+            return self._held_changed.wait_for(lambda: self._held >= count, timeout=bound_s)
+
+    def _wait_if_held(self, body: dict[str, Any], authorization: str) -> None:
+        with self._lock:
+            hold = self._hold
+            if hold is None or (self._hold_key and authorization != f"Bearer {self._hold_key}") or not hold(body):
+                return
+            self._held += 1
+            released = self._released
+            self._held_changed.notify_all()
+        released.wait()
 
     @property
     def request_count(self) -> int:

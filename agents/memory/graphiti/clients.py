@@ -38,12 +38,14 @@ class ProjectLLMClient(GraphitiLLMClient):
 
     Graphiti caching stays off (the project's client caches); calls run in a worker thread, so Graphiti's own
     concurrency applies within the role's concurrency limit. A reply that is not the JSON object the response
-    model describes fails the episode with MemoryBackendError (never silently degraded)."""
+    model describes fails the episode with MemoryBackendError (never silently degraded); every such error is
+    also kept in `raised`, so an episode Graphiti finished after catching one still fails."""
 
     def __init__(self, llm: Any, mode: ResponseMode = "json_schema") -> None:
         super().__init__(LLMConfig(model=str(getattr(llm, "model", "project")), api_key="unused"), cache=False)
         self.llm = llm
         self.mode: ResponseMode = mode
+        self.raised: list[str] = []
 
     async def _generate_response(
         self,
@@ -53,6 +55,15 @@ class ProjectLLMClient(GraphitiLLMClient):
         model_size: ModelSize = ModelSize.medium,
         *,
         model: str | None = None,
+    ) -> dict[str, Any]:
+        try:
+            return await self._checked_response(messages, response_model)
+        except MemoryBackendError as exc:
+            self.raised.append(str(exc))
+            raise
+
+    async def _checked_response(
+        self, messages: list[Message], response_model: type[BaseModel] | None
     ) -> dict[str, Any]:
         if self.llm is None:
             raise MemoryBackendError(
