@@ -11,6 +11,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
 from graph.errors import UsageError
 
@@ -233,11 +234,8 @@ def run(
         raise typer.Exit(EXIT_ATTEMPTS_FAILED)
 
 
-# `run` exit codes: 0 all attempts answered (judgments may be missing), 1 a crash or an expected error
-# (no endpoint, unknown run...), 2 bad input, 3 the batch finished but some attempts or judgments failed at the
-# endpoint (see the summary), 130 interrupted by Ctrl-C.
-EXIT_ATTEMPTS_FAILED = 3
-EXIT_INTERRUPTED = 130
+# `run` follows cli/exit_codes.py: 3 when the batch finished but some attempts or judgments failed at the endpoint.
+EXIT_ATTEMPTS_FAILED = EXIT_ENDPOINT_OR_PARTIAL
 
 
 def _interrupted(stopped: Any) -> NoReturn:
