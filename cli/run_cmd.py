@@ -96,6 +96,10 @@ def run(
     retry_failed: bool = typer.Option(
         False, "--retry-failed", help="also try again attempts the endpoint refused (HTTP 400/401/403/404) before"
     ),
+    strict_model: bool = typer.Option(
+        False, "--strict-model",
+        help="fail a request whose reply names another model than the role's configured one (default: warn)",
+    ),
     worker: bool = typer.Option(
         False,
         "--worker",
@@ -122,6 +126,7 @@ def run(
     an expected error, 2 bad input, 3 some attempts or judgments failed at the endpoint, 130 Ctrl-C."""
     from agents.answerer import Budget
     from agents.llm.roles import LLMRoles
+    from agents.llm.settings import ROLES
     from agents.methods import parse_methods
     from agents.prompts.registry import PromptSet
     from agents.runs.plan import RunOptions, plan_batch
@@ -135,7 +140,10 @@ def run(
     from agents.agreement.panel import parse_judge_models
 
     panel = parse_judge_models(judge_models, judge_kinds)
-    roles = LLMRoles(overrides={"judge": {"model": panel[0]}} if panel else None)
+    overrides: dict[str, dict[str, Any]] = {role: {"strict_model": True} for role in ROLES} if strict_model else {}
+    if panel:
+        overrides.setdefault("judge", {})["model"] = panel[0]
+    roles = LLMRoles(overrides=overrides)
     prompts = PromptSet.from_config(prompt or [])
     with open_store() as store:
         if not roles.configured("answerer"):
@@ -225,7 +233,7 @@ def run(
         finally:
             retriever.close()
             roles.close()
-        _print_outcome(outcome)
+        _print_outcome(outcome, cache=roles.cache_path if roles.cache is not None else None)
         if report:
             from cli.report_cmd import write_batch_report
 
@@ -263,7 +271,7 @@ def _parse_judges(text: str) -> tuple[str, ...]:
     return parse_judges(text)
 
 
-def _print_outcome(outcome: Any) -> None:
+def _print_outcome(outcome: Any, cache: Path | None = None) -> None:
     table = Table(title=f"batch {outcome.batch_id}")
     for column in ("run", "status", "answered", "errors", "pass", "fail", "needs adj.", "complete"):
         table.add_column(column, justify="left" if column in ("run", "status") else "right")
@@ -301,6 +309,16 @@ def _print_outcome(outcome: Any) -> None:
         f"{total.get('tokens_in', 0):,} tokens in / {total.get('tokens_out', 0):,} out, "
         + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
     )
+    if total.get("calls", 0) and not total.get("endpoint_requests", 0):
+        console.print(
+            f"[yellow]note:[/] every reply came from the response cache ({cache}): nothing was sent to the "
+            "endpoint, so neither it nor the model it serves was checked (COLABENCH_LLM_CACHE_MODE=refresh asks "
+            "it again)"
+        )
+    from agents.llm.served_model import mismatch_lines
+
+    for line in mismatch_lines(outcome.usage):
+        console.print(f"[bold yellow]warning:[/] {line}", highlight=False)
     if any(r.status != "finished" for r in outcome.runs):
         if getattr(outcome, "rerun_helps", True):
             console.print("[yellow]some attempts are unanswered or unjudged: run the same command again to resume[/]")

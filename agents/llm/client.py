@@ -221,6 +221,7 @@ class LLMClient:
         else:
             try:
                 reply = self._send_with_retries(request, key)
+                self._check_served_model(reply)
             except LLMError as exc:
                 exc.role = self.role
                 raise
@@ -244,8 +245,19 @@ class LLMClient:
             price_in_per_mtok=s.price_in_per_mtok,
             price_out_per_mtok=s.price_out_per_mtok,
             seconds=time.perf_counter() - started,
+            served_model=None if reply.cached else reply.model,
+            configured_model=s.model,
         )
         return reply
+
+    def _check_served_model(self, reply: ChatReply) -> None:
+        """Under `strict_model`, a reply from another model than the configured one is an error (not cached);
+        otherwise the ledger counts the name it gave and the command says so once (served_model.mismatch_lines)."""
+        from agents.llm.served_model import LLMModelMismatchError, mismatch_text, same_model
+
+        s = self.settings
+        if s.strict_model and not same_model(s.model, reply.model):
+            raise LLMModelMismatchError(mismatch_text(self.role, s.model, reply.model, public_url(str(s.base_url))))
 
     @contextmanager
     def exchange_trail(self) -> Iterator[list[str]]:
@@ -338,7 +350,7 @@ class LLMClient:
             tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
             cached=False,
             request_sha256=key,
-            model=str(getattr(completion, "model", None) or self.model),
+            model=str(getattr(completion, "model", None) or ""),  # what answered; empty: not said
         )
 
     # --- structured output -----------------------------------------------------------------------

@@ -4,7 +4,8 @@ The responder receives the request body (dict) and returns a `Reply` (text, tool
 Faults queued with `inject` are applied to the next requests in order: HTTP 429 (with Retry-After), HTTP
 500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
 valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
-`HttpError(status)` to refuse one request. GET /stats returns the request count (for subprocess use).
+`HttpError(status)` to refuse one request. `served_model` names another model in every completion than
+the one asked for (a server that runs something else). GET /stats returns the request count (for subprocess use).
 
 POST /tokenize (at the server root, as llama.cpp's and vLLM's servers have it) answers when `tokenizer` is
 set: "llama.cpp" (`{"content"}` -> `{"tokens"}`), "vllm" (`{"model", "prompt"}` -> `{"count", "tokens"}`, the
@@ -102,9 +103,18 @@ class FakeOpenAI:
     """Start with `with FakeOpenAI(responder) as fake:`; `fake.base_url` is the /v1 URL to configure."""
 
     def __init__(
-        self, responder: Responder, *, latency_s: float = 0.0, port: int = 0, tokenizer: str | None = None
+        self,
+        responder: Responder,
+        *,
+        latency_s: float = 0.0,
+        port: int = 0,
+        tokenizer: str | None = None,
+        served_model: str | None = None,
     ) -> None:
         self.responder = responder
+        # The `model` a completion names: the requested one by default; set, a server running another model
+        # (llama-server names its GGUF file whatever the request asks for).
+        self.served_model = served_model
         self.tokenizer = tokenizer
         self.tokenize_requests = 0
         self.latency_s = latency_s
@@ -272,7 +282,7 @@ class FakeOpenAI:
             "id": f"chatcmpl-{serial}",
             "object": "chat.completion",
             "created": 0,
-            "model": body.get("model", "fake"),
+            "model": self.served_model or body.get("model", "fake"),
             "choices": [
                 {
                     "index": 0,
