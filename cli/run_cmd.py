@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
+from cli.resume_hint import resume_command
 from graph.errors import UsageError
 
 
@@ -186,7 +188,9 @@ def run(
             f"{name}, judges: {', '.join(judge_kinds) or 'none'}, concurrency {concurrency}"
         )
         if fresh:
-            console.print(f"a new batch: continue it after a crash with the same command plus --resume {plan.batch_id}")
+            resume_hint = resume_command(plan.batch_id)
+            console.print(f"a new batch: continue it after a crash with {resume_hint}", highlight=False, markup=False,
+                          soft_wrap=True)
         answerer_slots = roles.settings["answerer"].concurrency
         if executor != "ray" and roles.configured("answerer") and concurrency > answerer_slots:
             console.print(
@@ -229,11 +233,13 @@ def run(
                     executor=ray_executor,
                 )
         except BatchInterrupted as stopped:
-            _interrupted(stopped)
+            _interrupted(stopped, resume_command(plan.batch_id))
         finally:
             retriever.close()
             roles.close()
-        _print_outcome(outcome, cache=roles.cache_path if roles.cache is not None else None)
+        _print_outcome(
+            outcome, cache=roles.cache_path if roles.cache is not None else None, resume=resume_command(plan.batch_id)
+        )
         if report:
             from cli.report_cmd import write_batch_report
 
@@ -246,7 +252,7 @@ def run(
 EXIT_ATTEMPTS_FAILED = EXIT_ENDPOINT_OR_PARTIAL
 
 
-def _interrupted(stopped: Any) -> NoReturn:
+def _interrupted(stopped: Any, resume: str) -> NoReturn:
     """Ctrl-C: say what was kept and how to resume, then exit without waiting for abandoned requests."""
     import os
     import sys
@@ -256,7 +262,9 @@ def _interrupted(stopped: Any) -> NoReturn:
         abandoned = f"; {stopped.abandoned} attempt(s) in flight abandoned (nothing of them written)"
     err_console.print(
         f"[yellow]interrupted[/]: no new requests sent{abandoned}; every finished attempt is saved. "
-        "Run the same command again to resume."
+        f"Resume with: {escape(resume)}",
+        highlight=False,
+        soft_wrap=True,  # the command stays one line, to copy
     )
     sys.stdout.flush()
     sys.stderr.flush()
@@ -271,7 +279,7 @@ def _parse_judges(text: str) -> tuple[str, ...]:
     return parse_judges(text)
 
 
-def _print_outcome(outcome: Any, cache: Path | None = None) -> None:
+def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the same command") -> None:
     table = Table(title=f"batch {outcome.batch_id}")
     for column in ("run", "status", "answered", "errors", "pass", "fail", "needs adj.", "complete"):
         table.add_column(column, justify="left" if column in ("run", "status") else "right")
@@ -321,10 +329,16 @@ def _print_outcome(outcome: Any, cache: Path | None = None) -> None:
         console.print(f"[bold yellow]warning:[/] {line}", highlight=False)
     if any(r.status != "finished" for r in outcome.runs):
         if getattr(outcome, "rerun_helps", True):
-            console.print("[yellow]some attempts are unanswered or unjudged: run the same command again to resume[/]")
+            console.print(
+                f"[yellow]some attempts are unanswered or unjudged: resume with {escape(resume)}[/]",
+                highlight=False,
+                soft_wrap=True,
+            )
         else:
             console.print(
                 "[yellow]some attempts are unanswered or unjudged, and the endpoint refused some requests "
                 "(HTTP 400/401/403/404): a rerun would be refused again. Fix the cause (model, context size, "
-                "key), then run the same command with --retry-failed[/]"
+                f"key), then run {escape(resume)} --retry-failed[/]",
+                highlight=False,
+                soft_wrap=True,
             )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -321,7 +322,8 @@ def test_sigint_stops_a_cli_run_within_seconds_with_nothing_half_written_and_it_
         env = cli_env(
             tmp_path, COLABENCH_LLM_BASE_URL=ready[1], COLABENCH_LLM_MODEL="fake-model", COLABENCH_LLM_CACHE_MODE="off"
         )
-        args = ["run", "--methods", "RAW_TURNS", "--dataset", "mini", "--judges", "none", "--concurrency", "1"]
+        args = ["run", "--methods", "RAW_TURNS", "--dataset", "mini", "--judges", "none", "--concurrency", "1",
+                "--fresh"]  # fmt: skip
         process = subprocess.Popen(
             [sys.executable, "-m", "cli", *args, "--no-report"],
             env=env,
@@ -342,7 +344,11 @@ def test_sigint_stops_a_cli_run_within_seconds_with_nothing_half_written_and_it_
         assert stopped_after < 10, f"still running {stopped_after:.1f} s after SIGINT"
         print(f"SIGINT -> exit in {stopped_after:.2f} s")
         assert process.returncode == 130, err
-        assert "Run the same command again to resume" in " ".join(err.split())
+        # A --fresh batch resumes with --resume BATCH (the same command again would start another batch).
+        hint = [line.split("Resume with: ", 1)[1] for line in err.splitlines() if "Resume with: " in line]
+        assert hint and "--fresh" not in hint[0] and " --resume " in hint[0], err
+        resume_args = shlex.split(hint[0])
+        assert resume_args[0] == "./colabench"
         answered_at_stop = _answered_items(mini_store, before)
         assert 1 <= len(answered_at_stop) < 4
         # Nothing half-written: every attempt node has its outcome, and started == finished events.
@@ -354,7 +360,7 @@ def test_sigint_stops_a_cli_run_within_seconds_with_nothing_half_written_and_it_
         )
         assert half == []
         resumed = subprocess.run(
-            [sys.executable, "-m", "cli", *args, "--no-report"],
+            [sys.executable, "-m", "cli", *resume_args[1:]],  # the printed command, as printed
             env=env,
             cwd=REPO,
             capture_output=True,
@@ -420,7 +426,7 @@ def test_sigint_abandons_a_request_the_endpoint_sits_on_within_seconds_and_write
         server.wait(timeout=30)
     print(f"SIGINT with a request in flight -> exit in {stopped_after:.2f} s")
     assert stopped_after < 10 and process.returncode == 130, err
-    assert "abandoned" in err and "Run the same command again to resume" in " ".join(err.split())
+    assert "abandoned" in err and "Resume with: ./colabench run --methods RAW_TURNS" in err
     written = rows(
         mini_store,
         "MATCH (a:Attempt)-[:IN_RUN]->(r:Run {dataset: 'mini'}) WHERE NOT r.id IN $before RETURN a.id AS id",
