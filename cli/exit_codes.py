@@ -27,6 +27,8 @@ def _endpoint_failure(exc: BaseException) -> bool:
             return True
         if isinstance(getattr(current, "status_code", None), int):
             return True
+        if getattr(current, "endpoint_failure", False) is True:
+            return True
         current = current.__cause__ or current.__context__
     return False
 

@@ -148,7 +148,7 @@ def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_
         assert any("1 state endpoint error(s) at state_summary" in n for n in data["notes"])
         markdown = render_markdown(data)
         assert "| items | errors |" in markdown and "3 items answered by both runs" in markdown
-        assert "i-mini-03 (answered / error)" in markdown
+        assert "i-mini-03 (error / answered)" in markdown  # the heading's order: MEMKB_RAW_TURNS - HYBRID
         listed = {r["run_id"]: r for r in rows(mini_store, load_cypher("agents/runs_list"))}
         assert listed[by_method["MEMKB_RAW_TURNS"]]["n_errors"] == 1
         assert listed[by_method["MEMKB_RAW_TURNS"]]["n_endpoint_failures"] == 1
