@@ -29,6 +29,7 @@ def test_a_memory_reply_cut_at_max_tokens_is_diagnosed_as_cut_for_every_sdk(
     with FakeOpenAI(cut_at_max_tokens) as fake:
         env = cli_env(
             tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
+            COLABENCH_LLM_CACHE=str(tmp_path / "cache.sqlite"),
             COLABENCH_LLM_MEMORY_MAX_TOKENS="64", COLABENCH_LLM_MAX_RETRIES="0",
         )  # fmt: skip
         done = colabench(["memory", "build", "--system", system, "--profile", "mini-p-ravi", "--no-links"], env)

@@ -49,7 +49,8 @@ def refusing(body: dict[str, Any]) -> Reply:
 @pytest.mark.usefixtures("isolated_config")
 def test_memory_build_refused_by_the_endpoint_exits_3_like_run(mini_store: EventStore, tmp_path: Path) -> None:
     with FakeOpenAI(refusing) as fake:
-        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
+                      COLABENCH_LLM_CACHE=str(tmp_path / "cache.sqlite"))
         done = colabench(["memory", "build", "--system", "amem", "--profile", "mini-p-ravi", "--no-links"], env)
     assert done.returncode == EXIT_ENDPOINT_OR_PARTIAL, done.stdout + done.stderr
     assert "refuses this request" in " ".join(done.stderr.split())
@@ -65,7 +66,8 @@ def extracting_nothing(body: dict[str, Any]) -> Reply:
 @pytest.mark.usefixtures("isolated_config")
 def test_memory_build_that_ends_with_no_memories_exits_3(mini_store: EventStore, tmp_path: Path) -> None:
     with FakeOpenAI(extracting_nothing) as fake:
-        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
+                      COLABENCH_LLM_CACHE=str(tmp_path / "cache.sqlite"))
         done = colabench(["memory", "build", "--system", "mem0", "--profile", "mini-p-ravi", "--no-links"], env)
     assert done.returncode == EXIT_ENDPOINT_OR_PARTIAL, done.stdout + done.stderr
     assert "no memories" in done.stderr and "mem0 holds no live memory" in " ".join(done.stderr.split())
@@ -86,7 +88,8 @@ def test_synthesis_that_ends_with_a_bundle_without_items_exits_3_never_ok(
 ) -> None:
     # Stage I alone accepts profiles but makes no items: the bundle it exports is empty of what `run` reads.
     with FakeOpenAI(SynthesisPolicy()) as fake:
-        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
+                      COLABENCH_LLM_CACHE=str(tmp_path / "cache.sqlite"))
         args = ["synth", "profiles", "--dataset", "syn-empty", "--profiles", "1", "--out", str(tmp_path / "b")]
         done = colabench(args, env, timeout=400)
     assert done.returncode == EXIT_ENDPOINT_OR_PARTIAL, done.stdout + done.stderr
