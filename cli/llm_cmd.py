@@ -69,9 +69,11 @@ def ping(
     started = time.perf_counter()
     reply = client.chat([{"role": "user", "content": "Reply with the single word: ready"}], max_tokens=8)
     served = reply.model or "(the reply names no model)"
+    tokens = client.context_tokens
+    context = f"{tokens:,} tokens per slot" if tokens else "unknown (the server does not say)"
     console.print(
         f"{role}: {client.model} replied {reply.content!r} in {time.perf_counter() - started:.2f} s "
-        f"({reply.tokens_in} tokens in, {reply.tokens_out} out); served model {served}"
+        f"({reply.tokens_in} tokens in, {reply.tokens_out} out); served model {served}; context {context}"
     )
     if not same_model(client.model, reply.model):
         text = mismatch_text(role, client.model, reply.model, public_url(str(settings.base_url)))

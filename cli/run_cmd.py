@@ -191,6 +191,7 @@ def run(
             resume_hint = resume_command(plan.batch_id)
             console.print(f"a new batch: continue it after a crash with {resume_hint}", highlight=False, markup=False,
                           soft_wrap=True)
+        console.print(_context_line(roles, sorted(needed_roles | {"answerer"})), highlight=False, soft_wrap=True)
         answerer_slots = roles.settings["answerer"].concurrency
         if executor != "ray" and roles.configured("answerer") and concurrency > answerer_slots:
             console.print(
@@ -277,6 +278,16 @@ def _parse_judges(text: str) -> tuple[str, ...]:
     from agents.judging.registry import parse_judges
 
     return parse_judges(text)
+
+
+def _context_line(roles: Any, needed: list[str]) -> str:
+    """Each needed role's context size, known before the first request (a larger request is refused here)."""
+    sizes = []
+    for role in needed:
+        if roles.configured(role):
+            tokens = roles.client(role).context_tokens
+            sizes.append(f"{role} {tokens:,} tokens" if tokens else f"{role} unknown (the server does not say)")
+    return "context per slot: " + ", ".join(sizes)
 
 
 def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the same command") -> None:

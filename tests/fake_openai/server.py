@@ -5,7 +5,9 @@ Faults queued with `inject` are applied to the next requests in order: HTTP 429 
 500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
 valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
 `HttpError(status)` to refuse one request. `served_model` names another model in every completion than
-the one asked for (a server that runs something else). GET /stats returns the request count (for subprocess use).
+the one asked for (a server that runs something else). With `n_ctx`, GET /props (at the root) reports it as
+llama.cpp's server does (`default_generation_settings.n_ctx`). GET /stats returns the request count (for
+subprocess use).
 
 POST /tokenize (at the server root, as llama.cpp's and vLLM's servers have it) answers when `tokenizer` is
 set: "llama.cpp" (`{"content"}` -> `{"tokens"}`), "vllm" (`{"model", "prompt"}` -> `{"count", "tokens"}`, the
@@ -110,8 +112,11 @@ class FakeOpenAI:
         port: int = 0,
         tokenizer: str | None = None,
         served_model: str | None = None,
+        n_ctx: int | None = None,
     ) -> None:
         self.responder = responder
+        # GET /props answers llama.cpp's `default_generation_settings.n_ctx` when set (404 otherwise).
+        self.n_ctx = n_ctx
         # The `model` a completion names: the requested one by default; set, a server running another model
         # (llama-server names its GGUF file whatever the request asks for).
         self.served_model = served_model
@@ -137,6 +142,9 @@ class FakeOpenAI:
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/stats"):
                     self._send(200, json.dumps({"requests": fake.request_count}).encode())
+                elif self.path.rstrip("/") == "/props" and fake.n_ctx is not None:
+                    props = {"default_generation_settings": {"n_ctx": fake.n_ctx}, "total_slots": 1}
+                    self._send(200, json.dumps(props).encode())
                 else:
                     self._send(404, b'{"error": {"message": "not found"}}')
 
