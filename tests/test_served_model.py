@@ -17,6 +17,7 @@ from agents.llm.cache import ResponseCache
 from agents.llm.client import LLMClient
 from agents.llm.served_model import LLMModelMismatchError, mismatch_lines, same_model
 from agents.llm.settings import load_role_settings
+from agents.metrics.attempts import load_run_record
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy
@@ -111,7 +112,7 @@ def test_a_run_records_what_answered_and_a_cache_only_rerun_says_it_sent_nothing
     args = ["run", "--methods", "RAW_TURNS", "--dataset", "mini", "--items", "1", "--judges", "none", "--fresh",
             "--no-report"]  # fmt: skip
     cache = str(tmp_path / "cache.sqlite")
-    with FakeOpenAI(AutoPolicy(), served_model="other-model.gguf") as fake:
+    with FakeOpenAI(AutoPolicy(), served_model="other-model.gguf", n_ctx=8192) as fake:
         env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
                       COLABENCH_LLM_CACHE=cache)  # fmt: skip
         first = subprocess.run([sys.executable, "-m", "cli", *args], env=env, cwd=REPO, capture_output=True,
@@ -119,8 +120,11 @@ def test_a_run_records_what_answered_and_a_cache_only_rerun_says_it_sent_nothing
     out = " ".join(first.stdout.split())
     assert first.returncode == 0, first.stdout + first.stderr
     assert "warning: role 'answerer': configured model 'fake-model', but" in out and "'other-model.gguf'" in out
+    assert "context per slot: answerer 8,192 tokens" in out  # known before the first request
     with mini_store.driver.session() as session:
-        usage = json.loads(session.run("MATCH (r:Run) RETURN r.usage AS u ORDER BY r.id LIMIT 1").single()["u"])
+        run = session.run("MATCH (r:Run) RETURN r.usage AS u, r.id AS id ORDER BY r.id LIMIT 1").single()
+    usage = json.loads(run["u"])
+    assert load_run_record(mini_store.driver, "neo4j", run["id"]).config["context_tokens"] == {"answerer": 8192}
     assert usage["answerer"]["served_models"] == {"other-model.gguf": usage["answerer"]["endpoint_requests"]}
     # The endpoint is gone; every reply is in the cache: the run finishes, and says it asked nobody.
     env["COLABENCH_LLM_BASE_URL"] = "http://127.0.0.1:9/v1"

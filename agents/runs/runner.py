@@ -277,6 +277,12 @@ def execute_batch(
                                 "memory_deviations": memory_deviations.get(run.method.memory_system or "", []),
                                 "notes": notes,
                                 "llm_cache_namespace": roles.cache_namespace,
+                                # each role's context per slot when the run started (None: the server did not say)
+                                "context_tokens": {
+                                    role: roles.client(role).context_tokens
+                                    for role in run.roles
+                                    if roles.configured(role)
+                                },
                                 "tokenizer": tokenizer.record(),
                             },
                             models={
