@@ -16,11 +16,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from cli.debug_log import record_traceback
+from cli.exit_codes import EXIT_INTERRUPTED, exit_code_for
 from graph.connection import open_driver
 from graph.errors import ColabenchError
 from graph.settings import Neo4jSettings
 from graph.store import EventStore
-from ingest.errors import InputError
 
 # Output to a log or pipe (no terminal, no COLUMNS) gets a wide console: rich's 80-column default squeezed run
 # ids and statuses in the run summary to "sample-…" / "incompl…" in logs.
@@ -92,10 +92,10 @@ def expected_errors(func: F) -> F:
             err_console.print(
                 f"[bold red]error:[/] {escape(str(exc))}", markup=True, emoji=False, highlight=False, soft_wrap=True
             )
-            sys.exit(2 if isinstance(exc, InputError) else 1)
+            sys.exit(exit_code_for(exc))
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted; run the same command again to resume[/]")
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
 
     return wrapper  # type: ignore[return-value]
 

@@ -14,9 +14,10 @@ import typer
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from graph.errors import UsageError
 
-EXIT_JUDGE_FAILURES = 3
+EXIT_JUDGE_FAILURES = EXIT_ENDPOINT_OR_PARTIAL
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from cli.context import console, expected_errors
+from cli.context import console, err_console, expected_errors
 from graph.errors import UsageError
 
 app = typer.Typer(no_args_is_help=True)
@@ -49,21 +49,35 @@ def settings_lines(roles: tuple[str, ...], load: Any, general: Any) -> list[str]
 
 @app.command("ping")
 @expected_errors
-def ping(role: str = typer.Option("answerer", help="which role's endpoint to call")) -> None:
-    """Send one tiny request (not cached) to a role's endpoint and print the reply and its latency."""
+def ping(
+    role: str = typer.Option("answerer", help="which role's endpoint to call"),
+    strict_model: bool = typer.Option(
+        False, "--strict-model", help="exit 3 when the reply names another model than the configured one"
+    ),
+) -> None:
+    """Send one tiny request (not cached) to a role's endpoint and print the reply, the model that answered and
+    the latency; a reply from another model than the configured one is a warning (exit 3 with --strict-model)."""
     import time
 
     from agents.llm.accounting import UsageLedger
     from agents.llm.client import LLMClient
-    from agents.llm.settings import load_role_settings
+    from agents.llm.served_model import mismatch_text, same_model
+    from agents.llm.settings import load_role_settings, public_url
 
-    client = LLMClient(load_role_settings(role), cache=None, ledger=UsageLedger(), cache_mode="off")
+    settings = load_role_settings(role, **({"strict_model": True} if strict_model else {}))
+    client = LLMClient(settings, cache=None, ledger=UsageLedger(), cache_mode="off")
     started = time.perf_counter()
     reply = client.chat([{"role": "user", "content": "Reply with the single word: ready"}], max_tokens=8)
+    served = reply.model or "(the reply names no model)"
+    tokens = client.context_tokens
+    context = f"{tokens:,} tokens per slot" if tokens else "unknown (the server does not say)"
     console.print(
         f"{role}: {client.model} replied {reply.content!r} in {time.perf_counter() - started:.2f} s "
-        f"({reply.tokens_in} tokens in, {reply.tokens_out} out)"
+        f"({reply.tokens_in} tokens in, {reply.tokens_out} out); served model {served}; context {context}"
     )
+    if not same_model(client.model, reply.model):
+        text = mismatch_text(role, client.model, reply.model, public_url(str(settings.base_url)))
+        err_console.print(f"[bold yellow]warning:[/] {text} (--strict-model makes this exit 3)", highlight=False)
 
 
 @app.command("cache")

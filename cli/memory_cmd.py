@@ -7,7 +7,8 @@ import time
 import typer
 from rich.table import Table
 
-from cli.context import console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from cli.query_cmd import corpus_from_options
 
 app = typer.Typer(no_args_is_help=True)
@@ -85,6 +86,9 @@ def build(
                     )
             finally:
                 retriever.close()
+            with store.driver.session(database=store.database) as session:
+                rows = session.run(load_cypher("memory/card_counts"), profile_ids=profiles)
+                live = {r["system"]: int(r["n"]) for r in rows}
     finally:
         if roles is not None:
             roles.close()
@@ -96,3 +100,9 @@ def build(
         if value or (name == "pairs_built" and cls.needs_llm) or name == "memories_added":
             table.add_row(name.replace("_", " "), f"{value:,}")
     console.print(table)
+    if not live.get(cls.name):
+        err_console.print(
+            f"[red]no memories[/]: {cls.name} holds no live memory for the {len(profiles)} profile(s) after the "
+            "build; nothing for a run to read (check the profiles' public turns, or the memory role's replies)"
+        )
+        raise typer.Exit(EXIT_ENDPOINT_OR_PARTIAL)

@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
+from cli.resume_hint import resume_command
 from graph.errors import UsageError
 
 
@@ -99,6 +102,10 @@ def run(
     retry_failed: bool = typer.Option(
         False, "--retry-failed", help="also try again attempts the endpoint refused (HTTP 400/401/403/404) before"
     ),
+    strict_model: bool = typer.Option(
+        False, "--strict-model",
+        help="fail a request whose reply names another model than the role's configured one (default: warn)",
+    ),
     worker: bool = typer.Option(
         False,
         "--worker",
@@ -125,6 +132,7 @@ def run(
     an expected error, 2 bad input, 3 some attempts or judgments failed at the endpoint, 130 Ctrl-C."""
     from agents.answerer import Budget
     from agents.llm.roles import LLMRoles
+    from agents.llm.settings import ROLES
     from agents.methods import parse_methods
     from agents.prompts.registry import PromptSet
     from agents.runs.plan import RunOptions, plan_batch
@@ -138,7 +146,10 @@ def run(
     from agents.agreement.panel import parse_judge_models
 
     panel = parse_judge_models(judge_models, judge_kinds)
-    roles = LLMRoles(overrides={"judge": {"model": panel[0]}} if panel else None)
+    overrides: dict[str, dict[str, Any]] = {role: {"strict_model": True} for role in ROLES} if strict_model else {}
+    if panel:
+        overrides.setdefault("judge", {})["model"] = panel[0]
+    roles = LLMRoles(overrides=overrides)
     prompts = PromptSet.from_config(prompt or [])
     with open_store() as store:
         if not roles.configured("answerer"):
@@ -181,7 +192,10 @@ def run(
             f"{name}, judges: {', '.join(judge_kinds) or 'none'}, concurrency {concurrency}"
         )
         if fresh:
-            console.print(f"a new batch: continue it after a crash with the same command plus --resume {plan.batch_id}")
+            resume_hint = resume_command(plan.batch_id)
+            console.print(f"a new batch: continue it after a crash with {resume_hint}", highlight=False, markup=False,
+                          soft_wrap=True)
+        console.print(_context_line(roles, sorted(needed_roles | {"answerer"})), highlight=False, soft_wrap=True)
         answerer_slots = roles.settings["answerer"].concurrency
         if executor != "ray" and roles.configured("answerer") and concurrency > answerer_slots:
             console.print(
@@ -224,11 +238,13 @@ def run(
                     executor=ray_executor,
                 )
         except BatchInterrupted as stopped:
-            _interrupted(stopped)
+            _interrupted(stopped, resume_command(plan.batch_id))
         finally:
             retriever.close()
             roles.close()
-        _print_outcome(outcome)
+        _print_outcome(
+            outcome, cache=roles.cache_path if roles.cache is not None else None, resume=resume_command(plan.batch_id)
+        )
         if report:
             from cli.report_cmd import write_batch_report
 
@@ -237,14 +253,11 @@ def run(
         raise typer.Exit(EXIT_ATTEMPTS_FAILED)
 
 
-# `run` exit codes: 0 all attempts answered (judgments may be missing), 1 a crash or an expected error
-# (no endpoint, unknown run...), 2 bad input, 3 the batch finished but some attempts or judgments failed at the
-# endpoint (see the summary), 130 interrupted by Ctrl-C.
-EXIT_ATTEMPTS_FAILED = 3
-EXIT_INTERRUPTED = 130
+# `run` follows cli/exit_codes.py: 3 when the batch finished but some attempts or judgments failed at the endpoint.
+EXIT_ATTEMPTS_FAILED = EXIT_ENDPOINT_OR_PARTIAL
 
 
-def _interrupted(stopped: Any) -> NoReturn:
+def _interrupted(stopped: Any, resume: str) -> NoReturn:
     """Ctrl-C: say what was kept and how to resume, then exit without waiting for abandoned requests."""
     import os
     import sys
@@ -254,7 +267,9 @@ def _interrupted(stopped: Any) -> NoReturn:
         abandoned = f"; {stopped.abandoned} attempt(s) in flight abandoned (nothing of them written)"
     err_console.print(
         f"[yellow]interrupted[/]: no new requests sent{abandoned}; every finished attempt is saved. "
-        "Run the same command again to resume."
+        f"Resume with: {escape(resume)}",
+        highlight=False,
+        soft_wrap=True,  # the command stays one line, to copy
     )
     sys.stdout.flush()
     sys.stderr.flush()
@@ -269,7 +284,17 @@ def _parse_judges(text: str) -> tuple[str, ...]:
     return parse_judges(text)
 
 
-def _print_outcome(outcome: Any) -> None:
+def _context_line(roles: Any, needed: list[str]) -> str:
+    """Each needed role's context size, known before the first request (a larger request is refused here)."""
+    sizes = []
+    for role in needed:
+        if roles.configured(role):
+            tokens = roles.client(role).context_tokens
+            sizes.append(f"{role} {tokens:,} tokens" if tokens else f"{role} unknown (the server does not say)")
+    return "context per slot: " + ", ".join(sizes)
+
+
+def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the same command") -> None:
     table = Table(title=f"batch {outcome.batch_id}")
     for column in ("run", "status", "answered", "errors", "pass", "fail", "needs adj.", "complete"):
         table.add_column(column, justify="left" if column in ("run", "status") else "right")
@@ -307,12 +332,28 @@ def _print_outcome(outcome: Any) -> None:
         f"{total.get('tokens_in', 0):,} tokens in / {total.get('tokens_out', 0):,} out, "
         + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
     )
+    if total.get("calls", 0) and not total.get("endpoint_requests", 0):
+        console.print(
+            f"[yellow]note:[/] every reply came from the response cache ({cache}): nothing was sent to the "
+            "endpoint, so neither it nor the model it serves was checked (COLABENCH_LLM_CACHE_MODE=refresh asks "
+            "it again)"
+        )
+    from agents.llm.served_model import mismatch_lines
+
+    for line in mismatch_lines(outcome.usage):
+        console.print(f"[bold yellow]warning:[/] {line}", highlight=False)
     if any(r.status != "finished" for r in outcome.runs):
         if getattr(outcome, "rerun_helps", True):
-            console.print("[yellow]some attempts are unanswered or unjudged: run the same command again to resume[/]")
+            console.print(
+                f"[yellow]some attempts are unanswered or unjudged: resume with {escape(resume)}[/]",
+                highlight=False,
+                soft_wrap=True,
+            )
         else:
             console.print(
                 "[yellow]some attempts are unanswered or unjudged, and the endpoint refused some requests "
                 "(HTTP 400/401/403/404): a rerun would be refused again. Fix the cause (model, context size, "
-                "key), then run the same command with --retry-failed[/]"
+                f"key), then run {escape(resume)} --retry-failed[/]",
+                highlight=False,
+                soft_wrap=True,
             )

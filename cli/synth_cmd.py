@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store
+from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_ERROR
 from cli.ray_options import check_executor, ray_address_option
 from graph.errors import UsageError
 
@@ -143,7 +144,15 @@ def _export_and_report(store: Any, dataset: str, out: Path, documents: str) -> N
         err_console.print(f"[red]the bundle does not pass check ({len(summary.problems)} problems):[/]")
         for problem in summary.problems[:20]:
             err_console.print(f"  {problem}")
-        raise typer.Exit(1)
+    if not summary.counts.get("items"):
+        # an empty bundle is never success: every unit was rejected or dropped, or no stage made items
+        err_console.print(
+            f"[red]the bundle holds no items[/]: no unit was accepted as an item (the reasons are in "
+            f"{out / 'synthesis_report.md'}); there is nothing to run"
+        )
+        raise typer.Exit(EXIT_ENDPOINT_OR_PARTIAL)
+    if summary.problems:
+        raise typer.Exit(EXIT_ERROR)
     console.print(f"check: ok. Next: ./colabench run --dataset {dataset} --methods MEMKB,HYBRID")
 
 

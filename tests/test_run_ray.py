@@ -250,7 +250,7 @@ def test_sigint_stops_a_ray_run_with_exit_130_and_the_rerun_resumes_without_wait
                 process.kill()
         print(f"SIGINT -> exit in {time.monotonic() - interrupted_at:.2f} s (the held request never answered)")
         assert process.returncode == 130, out + err
-        assert "abandoned" in err and "Run the same command again to resume" in " ".join(err.split())
+        assert "abandoned" in err and "Resume with: ./colabench run" in err
         half = _rows(
             mini_store,
             "MATCH (a:Attempt)-[:IN_RUN]->(r:Run {batch_id: $b}) "

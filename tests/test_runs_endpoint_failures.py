@@ -9,6 +9,7 @@ namespace scopes the cache key; a cut structured reply is asked again with twice
 from __future__ import annotations
 
 import json
+import shlex
 import signal
 import subprocess
 import sys
@@ -148,7 +149,7 @@ def test_invalid_state_summary_of_one_profile_fails_only_its_attempts_and_retry_
         assert any("1 state endpoint error(s) at state_summary" in n for n in data["notes"])
         markdown = render_markdown(data)
         assert "| items | errors |" in markdown and "3 items answered by both runs" in markdown
-        assert "i-mini-03 (answered / error)" in markdown
+        assert "i-mini-03 (error / answered)" in markdown  # the heading's order: MEMKB_RAW_TURNS - HYBRID
         listed = {r["run_id"]: r for r in rows(mini_store, load_cypher("agents/runs_list"))}
         assert listed[by_method["MEMKB_RAW_TURNS"]]["n_errors"] == 1
         assert listed[by_method["MEMKB_RAW_TURNS"]]["n_endpoint_failures"] == 1
@@ -316,7 +317,8 @@ def test_sigint_stops_a_cli_run_with_nothing_half_written_and_it_resumes(
             tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
             COLABENCH_LLM_CACHE_MODE="off",
         )  # fmt: skip
-        args = ["run", "--methods", "RAW_TURNS", "--dataset", "mini", "--judges", "none", "--concurrency", "1"]
+        args = ["run", "--methods", "RAW_TURNS", "--dataset", "mini", "--judges", "none", "--concurrency", "1",
+                "--fresh"]  # fmt: skip
         process = subprocess.Popen(
             [sys.executable, "-m", "cli", *args, "--no-report"],
             env=env,
@@ -339,7 +341,11 @@ def test_sigint_stops_a_cli_run_with_nothing_half_written_and_it_resumes(
         # the held request is still unanswered: the run stopped without waiting for it
         print(f"SIGINT -> exit in {time.monotonic() - interrupted_at:.2f} s")
         assert process.returncode == 130, err
-        assert "Run the same command again to resume" in " ".join(err.split())
+        # A --fresh batch resumes with --resume BATCH (the same command again would start another batch).
+        hint = [line.split("Resume with: ", 1)[1] for line in err.splitlines() if "Resume with: " in line]
+        assert hint and "--fresh" not in hint[0] and " --resume " in hint[0], err
+        resume_args = shlex.split(hint[0])
+        assert resume_args[0] == "./colabench"
         assert len(_answered_items(mini_store, before)) == 1
         # Nothing half-written: every attempt node has its outcome, and started == finished events.
         half = rows(
@@ -351,7 +357,7 @@ def test_sigint_stops_a_cli_run_with_nothing_half_written_and_it_resumes(
         assert half == []
         fake.release()
         resumed = subprocess.run(
-            [sys.executable, "-m", "cli", *args, "--no-report"],
+            [sys.executable, "-m", "cli", *resume_args[1:]],  # the printed command, as printed
             env=env,
             cwd=REPO,
             capture_output=True,
@@ -405,7 +411,7 @@ def test_sigint_abandons_a_request_the_endpoint_sits_on_and_writes_nothing(
                 process.kill()
     print(f"SIGINT with a request in flight -> exit in {stopped_after:.2f} s")
     assert process.returncode == 130, err
-    assert "abandoned" in err and "Run the same command again to resume" in " ".join(err.split())
+    assert "abandoned" in err and "Resume with: ./colabench run --methods RAW_TURNS" in err
     written = rows(
         mini_store,
         "MATCH (a:Attempt)-[:IN_RUN]->(r:Run {dataset: 'mini'}) WHERE NOT r.id IN $before RETURN a.id AS id",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class RoleUsage(BaseModel):
@@ -22,6 +22,10 @@ class RoleUsage(BaseModel):
     billed_tokens_out: int = 0
     cost_usd: float | None = None
     seconds: float = 0.0
+    # reply `model` name -> replies from the endpoint naming it (cache hits not counted): what actually answered
+    served_models: dict[str, int] = Field(default_factory=dict)
+    # "configured -> served" -> replies whose model name was not the configured model's
+    model_mismatches: dict[str, int] = Field(default_factory=dict)
 
     def add(self, other: RoleUsage) -> None:
         for name in ("calls", "cache_hits", "endpoint_requests", "retries", "invalid_replies"):
@@ -29,6 +33,10 @@ class RoleUsage(BaseModel):
         for name in ("tokens_in", "tokens_out", "billed_tokens_in", "billed_tokens_out"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.seconds += other.seconds
+        for name, n in other.served_models.items():
+            self.served_models[name] = self.served_models.get(name, 0) + n
+        for pair, n in other.model_mismatches.items():
+            self.model_mismatches[pair] = self.model_mismatches.get(pair, 0) + n
         if other.cost_usd is not None:
             self.cost_usd = (self.cost_usd or 0.0) + other.cost_usd
 
@@ -53,8 +61,14 @@ class UsageLedger:
         price_in_per_mtok: float | None,
         price_out_per_mtok: float | None,
         seconds: float = 0.0,
+        served_model: str | None = None,
+        configured_model: str | None = None,
     ) -> None:
-        """Count one logical call (one reply used), cached or not, and its wall time (retries included)."""
+        """Count one logical call (one reply used), cached or not, and its wall time (retries included);
+        `served_model` is the model name an endpoint reply gave, counted as a mismatch when it does not name
+        `configured_model`."""
+        from agents.llm.served_model import same_model
+
         with self._lock:
             usage = self._role(role)
             usage.calls += 1
@@ -64,6 +78,11 @@ class UsageLedger:
             if cached:
                 usage.cache_hits += 1
                 return
+            if served_model:
+                usage.served_models[served_model] = usage.served_models.get(served_model, 0) + 1
+                if not same_model(configured_model, served_model):
+                    pair = f"{configured_model} -> {served_model}"
+                    usage.model_mismatches[pair] = usage.model_mismatches.get(pair, 0) + 1
             usage.billed_tokens_in += tokens_in
             usage.billed_tokens_out += tokens_out
             if price_in_per_mtok is not None and price_out_per_mtok is not None:

@@ -140,6 +140,7 @@ class LLMClient:
         self._trails: list[list[str]] = []
         self._trail_lock = threading.Lock()
         self.cache_namespace = cache_namespace
+        self._context: tuple[int | None] | None = None  # the context size, once asked (see context_tokens)
         # Set on Ctrl-C (shared by every client of a run): no new request is sent, backoff waits end.
         self.stop = stop or threading.Event()
         self.settings = settings
@@ -220,7 +221,9 @@ class LLMClient:
             reply = ChatReply.from_cache(hit, key)
         else:
             try:
+                self._check_context(request)
                 reply = self._send_with_retries(request, key)
+                self._check_served_model(reply)
             except LLMError as exc:
                 exc.role = self.role
                 raise
@@ -244,8 +247,50 @@ class LLMClient:
             price_in_per_mtok=s.price_in_per_mtok,
             price_out_per_mtok=s.price_out_per_mtok,
             seconds=time.perf_counter() - started,
+            served_model=None if reply.cached else reply.model,
+            configured_model=s.model,
         )
         return reply
+
+    @property
+    def context_tokens(self) -> int | None:
+        """The role's context size: the setting, else asked once of the server (`/props`), else None."""
+        if self._context is None:
+            from agents.llm.context_size import probe_context_tokens
+
+            s = self.settings
+            found = s.context_tokens or probe_context_tokens(str(s.base_url), s.resolved_api_key())
+            self._context = (found,)
+        return self._context[0]
+
+    def _check_context(self, request: dict[str, Any]) -> None:
+        """Refuse (LLMContextExceededError, not sent) a request whose text alone fills the role's context."""
+        from agents.llm.context_size import (
+            LLMContextExceededError,
+            count_server_tokens,
+            oversized_text,
+            request_text,
+        )
+
+        context = self.context_tokens
+        if context is None:
+            return
+        text = request_text(request)
+        if len(text.encode("utf-8")) < context:
+            return  # fewer bytes than the context: fewer tokens too
+        s = self.settings
+        tokens = count_server_tokens(str(s.base_url), text, s.resolved_api_key())
+        if tokens is not None and tokens >= context:
+            raise LLMContextExceededError(oversized_text(self.role, public_url(str(s.base_url)), tokens, context))
+
+    def _check_served_model(self, reply: ChatReply) -> None:
+        """Under `strict_model`, a reply from another model than the configured one is an error (not cached);
+        otherwise the ledger counts the name it gave and the command says so once (served_model.mismatch_lines)."""
+        from agents.llm.served_model import LLMModelMismatchError, mismatch_text, same_model
+
+        s = self.settings
+        if s.strict_model and not same_model(s.model, reply.model):
+            raise LLMModelMismatchError(mismatch_text(self.role, s.model, reply.model, public_url(str(s.base_url))))
 
     @contextmanager
     def exchange_trail(self) -> Iterator[list[str]]:
@@ -338,7 +383,7 @@ class LLMClient:
             tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
             cached=False,
             request_sha256=key,
-            model=str(getattr(completion, "model", None) or self.model),
+            model=str(getattr(completion, "model", None) or ""),  # what answered; empty: not said
         )
 
     # --- structured output -----------------------------------------------------------------------

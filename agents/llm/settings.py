@@ -61,6 +61,12 @@ class LLMRoleSettings(BaseSettings):
     price_in_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million input tokens")
     price_out_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million output tokens")
     extra_body: dict[str, Any] = Field(default_factory=dict, description="provider-specific request fields")
+    context_tokens: int | None = Field(
+        default=None, ge=1, description="the role's context size (default: asked of the server's /props)"
+    )
+    strict_model: bool = Field(
+        default=False, description="fail a reply whose `model` names another model than `model` (default: warn)"
+    )
 
     @classmethod
     def settings_customise_sources(

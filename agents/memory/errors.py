@@ -21,6 +21,12 @@ class MemoryBackendError(MemorySystemError):
     """A memory SDK failed or degraded in a way that would change what the baseline means."""
 
 
+class MemoryReplyError(MemoryBackendError):
+    """The `memory` endpoint's reply cannot be used (e.g. cut at max_tokens): an endpoint failure (exit 3)."""
+
+    endpoint_failure = True
+
+
 _REFUSED_STATUS = frozenset({400, 401, 403, 404, 422})
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.memory.cut_replies import CutReplyAbort
 from agents.memory.errors import MemoryBackendError
 from agents.memory.pairs import HistoryPair
 from agents.memory.registry import BuildContext, MemorySystem, register_memory_system
@@ -77,6 +78,8 @@ class Mem0System(MemorySystem):
         with sdk.store.pair_scope(profile_id, pair) as scope:
             try:
                 sdk.memory.add(messages, user_id=profile_id, metadata=metadata)
+            except CutReplyAbort as abort:
+                raise abort.error from None
             except Exception as exc:
                 raise MemoryBackendError(
                     f"memory system {self.name!r}, profile {profile_id!r}: Mem0's add() failed on pair "

@@ -269,6 +269,8 @@ class RunMetrics(BaseModel):
     accuracy_adjudicated: float | None = None
     n_pending: int = 0
     n_adjudicated: int = 0
+    # answered attempts a judge's endpoint error left unjudged (set by the report: the errors column counts them)
+    n_unjudged_by_errors: int = 0
 
 
 def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
@@ -277,7 +279,8 @@ def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
     answered = [r for r in rows if r.answered]
     judged = [r for r in rows if r.verdict is not None]
     with_gold = [r for r in rows if r.gold]
-    recalls = [r.read_recall for r in with_gold if r.read_recall is not None]
+    # With no attempt answered every rate is n/a: an error is not a miss (a 0% beside accuracy n/a would be).
+    recalls = [r.read_recall for r in with_gold if r.read_recall is not None] if answered else []
     quality: dict[str, dict[str, float]] = {}
     for dim in QUALITY_DIMENSIONS:
         scores = [r.quality[dim] for r in rows if dim in r.quality]
@@ -305,8 +308,8 @@ def summarise_run(run: RunRecord, rows: list[AttemptMetrics]) -> RunMetrics:
         accuracy=(sum(1 for r in rows if r.passed) / n) if judged and n else None,
         read_recall=(sum(recalls) / len(recalls)) if recalls else None,
         n_read_recall_items=len(recalls),
-        first_search_hit_rate=(sum(1 for r in rows if r.first_search_hit) / n) if n else None,
-        search_hit_rate=(sum(1 for r in rows if r.search_hit) / n) if n else None,
+        first_search_hit_rate=(sum(1 for r in rows if r.first_search_hit) / n) if answered else None,
+        search_hit_rate=(sum(1 for r in rows if r.search_hit) / n) if answered else None,
         avg_turns=(sum(int(r.turns or 0) for r in answered) / len(answered)) if answered else None,
         avg_rounds=(sum(int(r.rounds or 0) for r in answered) / len(answered)) if answered else None,
         avg_tokens=(sum(r.tokens for r in answered) / len(answered)) if answered else None,

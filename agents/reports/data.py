@@ -40,6 +40,8 @@ def build_report_data(
     records = [load_run_record(driver, database, run_id) for run_id in run_ids]
     rows = {r.run_id: load_attempt_metrics(driver, database, r) for r in records}
     metrics = {r.run_id: summarise_run(r, rows[r.run_id]) for r in records}
+    for r in records:
+        metrics[r.run_id].n_unjudged_by_errors = unjudged_by_endpoint_errors(driver, database, r.run_id)
     judged = {r.run_id: metrics[r.run_id].n_judged > 0 for r in records}
     comparisons = []
     first = records[0]
@@ -222,6 +224,13 @@ def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMet
             "not_an_answer": int((record.counts or {}).get("not_an_answer", 0)),
         },
     }
+
+
+def unjudged_by_endpoint_errors(driver: Driver, database: str, run_id: str) -> int:
+    """Answered attempts of the run that a judge's endpoint error left without that judge's judgment."""
+    with driver.session(database=database) as session:
+        record = session.run(load_cypher("reports/unjudged_by_endpoint_errors"), run_id=run_id).single()
+    return int(record["n"]) if record is not None else 0
 
 
 def endpoint_failures(driver: Driver, database: str, run_id: str) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from agents.metrics.comparison import interval_informative, interval_text, strat
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
 from agents.reports import svg
+from agents.reports.cells import errors_cell, excluded_text
 from agents.reports.headline import headline_lines
 from agents.reports.sections import render_sections_html
 
@@ -120,7 +121,7 @@ def _summary(data: dict[str, Any]) -> str:
             "<tr>"
             f"<td>{escape(run['label'])}<br>{node_link(run['run_id'])}<br>"
             f"<span class='muted'>{escape(_memory_note(run))}</span></td><td>{escape(run['status'])}</td>"
-            f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td><td class='n'>{m['n_errors']}</td>"
+            f"<td class='n'>{m['n_items']}</td><td class='n'>{m['n_answered']}</td><td class='n'>{escape(errors_cell(m))}</td>"
             f"<td class='n'><b>{_pct(m['accuracy'])}</b><br><span class='muted'>{m['n_pass']}/{m['n_items']}</span></td>"
             f"<td class='n'>{_pct(m.get('accuracy_adjudicated'))}<br>"
             f"<span class='muted'>{m.get('n_adjudicated', 0)} ruled</span></td>"
@@ -161,11 +162,7 @@ def _gain_rows(comparison: dict[str, Any]) -> list[tuple[str, dict[str, Any], fl
 
 
 def _excluded_note(comp: dict[str, Any]) -> str:
-    excluded = comp.get("excluded_items") or []
-    if not excluded:
-        return ""
-    listed = ", ".join(f"{e['item_id']} ({e['baseline']} / {e['method']})" for e in excluded)
-    return f"; left out, not answered by both: {listed}"
+    return excluded_text(comp.get("excluded_items") or [])
 
 
 def _comparisons(data: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from agents.metrics.comparison import interval_text, strata_shown
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import QUALITY_DIMENSIONS
+from agents.reports.cells import errors_cell, excluded_text
 from agents.reports.headline import headline_lines
 from agents.reports.sections import render_sections_markdown
 
@@ -17,13 +18,6 @@ def _pct(value: float | None) -> str:
 
 def _num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
-
-
-def _excluded_text(excluded: list[dict[str, Any]]) -> str:
-    if not excluded:
-        return ""
-    listed = ", ".join(f"{e['item_id']} ({e['baseline']} / {e['method']})" for e in excluded)
-    return f"; left out, not answered by both: {listed}"
 
 
 def render_markdown(data: dict[str, Any]) -> str:
@@ -51,7 +45,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         m = run["metrics"]
         lines.append(
             f"| {run['label']} | {run.get('memory_system') or '-'} | `{run['run_id']}` | {run['status']} | "
-            f"{m['n_items']} | {m['n_errors']} | {_pct(m['accuracy'])} "
+            f"{m['n_items']} | {errors_cell(m)} | {_pct(m['accuracy'])} "
             f"({m['n_pass']}/{m['n_items']}) | {_pct(m.get('accuracy_adjudicated'))} | "
             f"{m.get('n_pending', m['n_needs_adjudication'])} of {m['n_needs_adjudication']} | "
             f"{_pct(m['read_recall'])} | "
@@ -64,7 +58,7 @@ def render_markdown(data: dict[str, Any]) -> str:
             f"## Paired gains: {comp['method_label']} - {comp['baseline_label']}",
             "",
             f"{comp['n_common_items']} items answered by both runs, {comp['n_clusters']} profile clusters"
-            + _excluded_text(comp.get("excluded_items") or [])
+            + excluded_text(comp.get("excluded_items") or [])
             + ".",
             "",
             "| metric | subset | n | gain [95% CI] |",

@@ -48,8 +48,13 @@ def needs_prerequisite(run: PlannedRun, failure: FailedPrerequisite) -> bool:
 
 
 def refused_before(previous: dict[str, Any] | None) -> bool:
-    """An attempt in error because the endpoint refused its request (a plain rerun would repeat it)."""
-    if not previous or previous.get("status") != "error":
+    """An attempt in error because the endpoint refused its request, or answered with a judge's request refused
+    (a plain rerun would repeat the refusal; `--retry-failed` asks again)."""
+    if not previous:
+        return False
+    if previous.get("status") == "answered":
+        return bool(previous.get("refused_judges"))
+    if previous.get("status") != "error":
         return False
     try:
         usage = json.loads(previous.get("usage") or "{}")

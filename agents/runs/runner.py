@@ -169,10 +169,26 @@ def execute_batch(
     notes: list[str] = []
     profiles = sorted(set(plan.profiles.values()))
     failed: dict[tuple[str, str], FailedPrerequisite] = {}
+    # Prerequisites are built only for profiles with an attempt still to answer: one that is done, or that the
+    # endpoint refused (skipped without retry_failed), or answered and waiting on judges needs none of them.
+    to_answer = _attempts_to_answer(store, plan, roles, prompts, retry_failed)
+
+    def needing(consumers: list[PlannedRun], what: str) -> list[str]:
+        wanted = sorted({plan.profiles[i] for r in consumers for i in to_answer[r.run_id]})
+        if len(wanted) < len(profiles):
+            notes.append(
+                f"{what}: {len(profiles) - len(wanted)} of {len(profiles)} profile(s) not built this time (every "
+                "attempt needing them is done, refused earlier, or only waits on judges)"
+            )
+        return wanted
 
     systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
     for system in systems:
-        progress.stage(f"memory ({system}) for {len(profiles)} profile(s)")
+        users = [r for r in plan.runs if r.method.memory_system == system]
+        memory_profiles = needing(users, f"memory ({system})")
+        if not memory_profiles:
+            continue
+        progress.stage(f"memory ({system}) for {len(memory_profiles)} profile(s)")
         linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
         llm = roles.client("memory") if get_memory_system(system).needs_llm else None
         stage = f"memory:{system}"
@@ -185,20 +201,22 @@ def execute_batch(
         recoverable = (LLMError, MemorySystemError)
         try:
             build_profiles(
-                system, store, retriever, profiles, llm=llm, links=linked, on_error=memory_failed,
+                system, store, retriever, memory_profiles, llm=llm, links=linked, on_error=memory_failed,
                 recoverable=recoverable,
             )
         except recoverable as exc:  # the system could not be opened: every profile's memory is missing
-            for profile_id in profiles:
+            for profile_id in memory_profiles:
                 memory_failed(profile_id, exc)
     memory_costs = {system: memory_build_costs(store, system, profiles) for system in systems}
     memory_deviations = {system: get_memory_system(system).deviations() for system in systems}
 
     summaries: dict[str, str] = {}
-    if any(r.method.needs_states for r in plan.runs):
-        progress.stage(f"state summaries S(H) for {len(profiles)} profile(s)")
+    state_users = [r for r in plan.runs if r.method.needs_states]
+    state_profiles = needing(state_users, "state summaries") if state_users else []
+    if state_profiles:
+        progress.stage(f"state summaries S(H) for {len(state_profiles)} profile(s)")
         state_llm = roles.client("state")
-        for profile_id in profiles:
+        for profile_id in state_profiles:
             try:
                 summary = summarize_profile(store, state_llm, prompts, profile_id)
             except LLMError as exc:
@@ -259,6 +277,12 @@ def execute_batch(
                                 "memory_deviations": memory_deviations.get(run.method.memory_system or "", []),
                                 "notes": notes,
                                 "llm_cache_namespace": roles.cache_namespace,
+                                # each role's context per slot when the run started (None: the server did not say)
+                                "context_tokens": {
+                                    role: roles.client(role).context_tokens
+                                    for role in run.roles
+                                    if roles.configured(role)
+                                },
                                 "tokenizer": tokenizer.record(),
                             },
                             models={
@@ -309,7 +333,12 @@ def execute_batch(
             )
             and (retry_failed or not refused_before(done_before[run.run_id].get(item_id)))
         }
-        refused = sum(1 for i in plan.item_ids if refused_before(done_before[run.run_id].get(i)))
+        refused = sum(
+            1
+            for i in plan.item_ids
+            if refused_before(done_before[run.run_id].get(i))
+            and not attempt_complete(done_before[run.run_id].get(i), run, i, judges, roles, prompts, panel_models)
+        )
         if refused and not retry_failed:
             notes.append(
                 f"{run.method.name}: {refused} attempt(s) the endpoint refused earlier were not tried again "
@@ -572,3 +601,26 @@ def _wait_for_others(
             except KeyboardInterrupt:
                 on_interrupt()
                 raise BatchInterrupted(0) from None
+
+
+def _attempts_to_answer(
+    store: EventStore, plan: BatchPlan, roles: LLMRoles, prompts: PromptSet, retry_failed: bool
+) -> dict[str, set[str]]:
+    """Per run, the items whose attempt this invocation will answer (not only judge): not complete, not
+    answered yet, and not refused before (unless `retry_failed`). Their profiles are the ones whose
+    prerequisites (memory builds, state summaries) are built."""
+    out: dict[str, set[str]] = {}
+    panel_models = plan.options.judge_models[1:]
+    for run in plan.runs:
+        attempts = {a["item_id"]: a for a in run_progress(store, run.run_id)["attempts"]}
+        out[run.run_id] = {
+            item_id
+            for item_id in plan.item_ids
+            if (previous := attempts.get(item_id)) is None
+            or (
+                previous.get("status") != "answered"
+                and not attempt_complete(previous, run, item_id, plan.options.judges, roles, prompts, panel_models)
+                and (retry_failed or not refused_before(previous))
+            )
+        }
+    return out

@@ -4,7 +4,10 @@ The responder receives the request body (dict) and returns a `Reply` (text, tool
 Faults queued with `inject` are applied to the next requests in order: HTTP 429 (with Retry-After), HTTP
 500, a delay longer than the client's timeout, a body that is not JSON, or a completion whose content is not
 valid JSON. A responder may return a Reply with `finish_reason="length"` (a reply cut at max_tokens) or raise
-`HttpError(status)` to refuse one request. GET /stats returns the request count (for subprocess use).
+`HttpError(status)` to refuse one request. `served_model` names another model in every completion than
+the one asked for (a server that runs something else). With `n_ctx`, GET /props (at the root) reports it as
+llama.cpp's server does (`default_generation_settings.n_ctx`). GET /stats returns the request count (for
+subprocess use).
 
 POST /tokenize (at the server root, as llama.cpp's and vLLM's servers have it) answers when `tokenizer` is
 set: "llama.cpp" (`{"content"}` -> `{"tokens"}`), "vllm" (`{"model", "prompt"}` -> `{"count", "tokens"}`, the
@@ -107,9 +110,21 @@ class FakeOpenAI:
     """Start with `with FakeOpenAI(responder) as fake:`; `fake.base_url` is the /v1 URL to configure."""
 
     def __init__(
-        self, responder: Responder, *, latency_s: float = 0.0, port: int = 0, tokenizer: str | None = None
+        self,
+        responder: Responder,
+        *,
+        latency_s: float = 0.0,
+        port: int = 0,
+        tokenizer: str | None = None,
+        served_model: str | None = None,
+        n_ctx: int | None = None,
     ) -> None:
         self.responder = responder
+        # GET /props answers llama.cpp's `default_generation_settings.n_ctx` when set (404 otherwise).
+        self.n_ctx = n_ctx
+        # The `model` a completion names: the requested one by default; set, a server running another model
+        # (llama-server names its GGUF file whatever the request asks for).
+        self.served_model = served_model
         self.tokenizer = tokenizer
         self.tokenize_requests = 0
         self.latency_s = latency_s
@@ -137,6 +152,9 @@ class FakeOpenAI:
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/stats"):
                     self._send(200, json.dumps({"requests": fake.request_count}).encode())
+                elif self.path.rstrip("/") == "/props" and fake.n_ctx is not None:
+                    props = {"default_generation_settings": {"n_ctx": fake.n_ctx}, "total_slots": 1}
+                    self._send(200, json.dumps(props).encode())
                 else:
                     self._send(404, b'{"error": {"message": "not found"}}')
 
@@ -319,7 +337,7 @@ class FakeOpenAI:
             "id": f"chatcmpl-{serial}",
             "object": "chat.completion",
             "created": 0,
-            "model": body.get("model", "fake"),
+            "model": self.served_model or body.get("model", "fake"),
             "choices": [
                 {
                     "index": 0,

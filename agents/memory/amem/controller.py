@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agents.llm.errors import LLMError
+from agents.memory.cut_replies import cut_reply_error
 from agents.memory.errors import MemoryBackendError
 
 # A-MEM's own system message for every call (llm_controller.OpenAIController).
@@ -84,6 +85,9 @@ class RoutedController:
         except LLMError as exc:
             raise AmemAbort(self._refused(exc, response_format)) from exc
         content = reply.content or ""
+        cut = cut_reply_error("A-MEM", self.llm, what, reply)
+        if cut is not None:
+            raise AmemAbort(cut)
         if kind is not None:
             try:
                 kind.model_validate(json.loads(content))

@@ -17,6 +17,7 @@ from graphiti_core.llm_client.config import DEFAULT_MAX_TOKENS, LLMConfig, Model
 from graphiti_core.prompts.models import Message
 from pydantic import BaseModel, ValidationError
 
+from agents.memory.cut_replies import cut_reply_error
 from agents.memory.errors import MemoryBackendError
 
 ResponseMode = Literal["json_schema", "json_object"]
@@ -74,6 +75,9 @@ class ProjectLLMClient(GraphitiLLMClient):
             self.llm.chat, chat, response_format=response_format_for(response_model, self.mode)
         )
         name = response_model.__name__ if response_model is not None else "JSON object"
+        cut = cut_reply_error("memory system 'graphiti'", self.llm, name, reply)
+        if cut is not None:
+            raise cut
         try:
             value = json.loads(reply.content or "")
         except json.JSONDecodeError as exc:

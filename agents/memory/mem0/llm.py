@@ -8,6 +8,8 @@ from typing import Any
 
 from mem0.llms.base import LLMBase
 
+from agents.memory.cut_replies import CutReplyAbort, cut_reply_error
+
 
 class ProjectLLMConfig:
     """The config Mem0's LLM factory builds for this provider: the live client and its model name."""
@@ -38,6 +40,9 @@ class ProjectLLM(LLMBase):
             tool_choice=tool_choice if tools else None,
             response_format=response_format,
         )
+        cut = cut_reply_error("memory system 'mem0'", self.client, "Mem0 " + ("tool" if tools else "extraction"), reply)
+        if cut is not None:
+            raise CutReplyAbort(cut)  # Mem0 would log the unparsable JSON and go on with nothing for the pair
         if not tools:
             return reply.content or ""
         return {
