@@ -305,7 +305,7 @@ def test_an_exported_store_imports_whole_and_a_bad_line_is_named_with_nothing_wr
     broken = tmp_path / "broken.jsonl"
     broken.write_text(path.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
     target = ExchangeStore(tmp_path / "b.sqlite")
-    with pytest.raises(ExchangeImportError, match=r"broken\.jsonl:4: not a JSON object"):
+    with pytest.raises(ExchangeImportError, match=r"broken\.jsonl:5: not a JSON object"):
         import_exchanges(target, broken)
     assert target.stored_bytes()["exchanges"] == 0
     assert import_exchanges(target, path) == 3 and import_exchanges(target, path) == 0
