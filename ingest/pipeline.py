@@ -41,9 +41,10 @@ _CREATES = {
 
 # Keyed relationships and their key (for the pre-flight conflict check): a document link by its two documents,
 # a turn's exposures and disclosures by the turn, an item's verdict by item and gate, an item's augmentation by
-# the item. An input may add relationships under a key but never redefine one: the graph may hold under a key
-# only what this input's own events (already in the log) put there. A `single` key holds one relationship at
-# most, so an input that states it twice (a restated copy and a changed one) is refused too.
+# the item. An input never redefines a key: the graph may hold under a key only what this input's own events
+# (already in the log) put there, and an input adds under a key the graph already holds only when it resumes
+# its own interrupted ingest (a batch may have split a turn's exposures). A `single` key holds one relationship
+# at most, so an input that states it twice (a restated copy and a changed one) is refused too.
 @dataclass(frozen=True)
 class _KeyedRelationship:
     relationship: str
@@ -156,14 +157,17 @@ def _load_input(path: Path, fmt: str | None) -> AdapterResult:
     )
 
 
-def preflight(store: EventStore, events: list[NewEvent], ids: list[str] | None = None) -> list[NewEvent]:
+def preflight(
+    store: EventStore, events: list[NewEvent], ids: list[str] | None = None, resuming: bool = False
+) -> list[NewEvent]:
     """Drop events already in the log; refuse (InputError) new events that would redefine an existing id or
-    a keyed relationship (a document link, a turn's exposures or disclosures)."""
+    a keyed relationship (a document link, a turn's exposures or disclosures, a gate's verdict, an item's
+    augmentation). `resuming`: the log holds this input's own IngestStarted (its ingest was interrupted)."""
     if ids is None:
         ids = [e.event.event_id() for e in events]
     existing = store.existing_event_ids(ids)
     fresh = [e for e, eid in zip(events, ids, strict=True) if eid not in existing]
-    problems = _node_clashes(store, fresh) + _relationship_clashes(store, events, ids, existing)
+    problems = _node_clashes(store, fresh) + _relationship_clashes(store, events, ids, existing, resuming)
     if problems:
         raise InputError(problems)
     return fresh
@@ -191,12 +195,14 @@ def _node_clashes(store: EventStore, fresh: list[NewEvent]) -> list[Problem]:
 
 
 def _relationship_clashes(
-    store: EventStore, events: list[NewEvent], ids: list[str], existing: set[str]
+    store: EventStore, events: list[NewEvent], ids: list[str], existing: set[str], resuming: bool
 ) -> list[Problem]:
     """Keys under which the graph holds more relationships than this input's events already in the log made
     (the input states that key differently: a changed link weight, a turn's exposures with other lines, another
-    verdict of a gate, another source of an augmented item), and single keys this input states more than once.
-    A resumed ingest is never refused: everything the graph holds under its keys came from its own events."""
+    verdict of a gate, another source of an augmented item); keys the graph holds to which this input would add
+    (a turn disclosing one more fact), unless it resumes its own ingest; and single keys this input states more
+    than once. A resumed ingest is never refused: everything the graph holds under its keys came from its own
+    events."""
     logged: Counter[tuple[str, str]] = Counter()
     stated: Counter[tuple[str, str]] = Counter()
     wanted: dict[tuple[str, str], dict[str, Any]] = {}
@@ -249,6 +255,17 @@ def _relationship_clashes(
     for kind, key, held in rows:
         restated = logged[(kind, key)]
         if held <= restated:
+            if held and not resuming:
+                problems.append(
+                    Problem(
+                        "(graph)",
+                        None,
+                        _where(kind, key),
+                        f"the graph already holds {held} such relationship(s), stated by an earlier input, and this "
+                        f"input adds {stated[(kind, key)] - restated} more under the same key: it would change what "
+                        "that input said. Remove the added records (or give the documents, turn or item new ids)",
+                    )
+                )
             continue
         problems.append(
             Problem(
@@ -277,12 +294,13 @@ def write_events(
     """Append the adapter's events in batches; report timings split into embed and write."""
     report = IngestReport(result.dataset, counts=dict(result.counts), warnings=list(result.warnings))
     ids = [e.event.event_id() for e in result.events]
-    fresh = preflight(store, result.events, ids)
-    report.skipped = len(result.events) - len(fresh)
     # The input's events are bracketed by IngestStarted / IngestCompleted (same id on resume): until the second
     # is in the log, `graph summary`, `eval`, `run` and the API say this ingest is incomplete.
     ingest_id = f"ingest-{text_sha256(chr(10).join(ids))[:16]}"
     opened = IngestStarted(ingest_id=ingest_id, dataset=result.dataset, n_events=len(ids))
+    resuming = bool(store.existing_event_ids([opened.event_id()]))
+    fresh = preflight(store, result.events, ids, resuming)
+    report.skipped = len(result.events) - len(fresh)
     if fresh:
         store.append([NewEvent(opened, actor="ingest")])
     total = len(fresh)

@@ -139,6 +139,17 @@ def test_a_changed_link_alone_is_refused_as_before(ingested: EventStore, tmp_pat
     assert "already holds 1 such relationship(s)" in text
 
 
+def test_a_disclosure_added_to_a_turn_of_an_earlier_input_is_refused(ingested: EventStore, tmp_path: Path) -> None:
+    """Found by the fuzzing drill: a turn that disclosed one fact, restated with a second, used to pass (the
+    graph held only what the input restated) and gained a disclosure its first input never stated."""
+
+    def one_more(sessions: Records) -> None:
+        sessions[0]["turns"][0]["disclosed_fact_ids"].append("mini-f-asthma")
+
+    text = _refused(ingested, lambda: write_events(ingested, load_input(_bundle(tmp_path / "b", one_more, "sessions"))))
+    assert "DISCLOSES of turn mini-s-1-t0" in text and "adds 1 more under the same key" in text
+
+
 def test_an_archive_with_a_duplicated_member_is_refused(ingested: EventStore, tmp_path: Path) -> None:
     folder = _bundle(tmp_path / "b")
     archive = tmp_path / "dup.tar.gz"
