@@ -774,9 +774,11 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["NEO4J_URI"] = neo4j.effective_uri
         report = run_drill(args.cases, driver, args.seed, args.loader)
     print(report.summary())
-    for title, items in (("traceback", report.tracebacks), ("unlocated", report.unlocated)):
+    written = [o for o in report.outcomes if o.written and o.kind != "accepted"]
+    for title, items in (("traceback", report.tracebacks), ("unlocated", report.unlocated),
+                         ("other exit", report.other_exits), ("written", written)):  # fmt: skip
         for outcome in items[: args.show]:
-            print(f"--- {title}: {outcome.case}\n{outcome.message or outcome.unlocated}")
+            print(f"--- {title}: {outcome.case} ({outcome.written} events)\n{outcome.message or outcome.unlocated}")
     failed = report.tracebacks or report.written or report.unlocated
     return 1 if failed else 0
 

@@ -255,15 +255,17 @@ def _relationship_clashes(
     for kind, key, held in rows:
         restated = logged[(kind, key)]
         if held <= restated:
-            if held and not resuming:
+            # Turn keys come back for every turn in the graph (held 0 included): its exposures and disclosures
+            # are part of what the earlier input said the turn was.
+            if (held or _RELATIONSHIP_KEYS[kind].subject == "turn") and not resuming:
                 problems.append(
                     Problem(
                         "(graph)",
                         None,
                         _where(kind, key),
-                        f"the graph already holds {held} such relationship(s), stated by an earlier input, and this "
-                        f"input adds {stated[(kind, key)] - restated} more under the same key: it would change what "
-                        "that input said. Remove the added records (or give the documents, turn or item new ids)",
+                        f"the graph already holds {held} such relationship(s) under this key, stated by an earlier "
+                        f"input, and this input adds {stated[(kind, key)] - restated} more: it would change what that "
+                        "input said. Remove the added records (or give the documents, turn or item new ids)",
                     )
                 )
             continue

@@ -147,7 +147,19 @@ def test_a_disclosure_added_to_a_turn_of_an_earlier_input_is_refused(ingested: E
         sessions[0]["turns"][0]["disclosed_fact_ids"].append("mini-f-asthma")
 
     text = _refused(ingested, lambda: write_events(ingested, load_input(_bundle(tmp_path / "b", one_more, "sessions"))))
-    assert "DISCLOSES of turn mini-s-1-t0" in text and "adds 1 more under the same key" in text
+    assert "DISCLOSES of turn mini-s-1-t0" in text and "holds 1 such relationship(s)" in text and "adds 1 more" in text
+
+
+def test_a_first_disclosure_for_a_turn_of_an_earlier_input_is_refused(ingested: EventStore, tmp_path: Path) -> None:
+    """Also found by the drill: a turn that disclosed nothing gained a disclosure (the graph held 0 under it)."""
+
+    def first_one(sessions: Records) -> None:
+        turn = next(t for t in sessions[2]["turns"] if t["role"] == "user" and not t.get("disclosed_fact_ids"))
+        turn["disclosed_fact_ids"] = ["mini-f-knee"]
+
+    changed = _bundle(tmp_path / "b", first_one, "sessions")
+    text = _refused(ingested, lambda: write_events(ingested, load_input(changed)))
+    assert "DISCLOSES of turn mini-s-3-" in text and "holds 0 such relationship(s)" in text
 
 
 def test_an_archive_with_a_duplicated_member_is_refused(ingested: EventStore, tmp_path: Path) -> None:
