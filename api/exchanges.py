@@ -43,6 +43,7 @@ def _store(request: Request) -> ExchangeStore | None:
 async def exchange(request: Request, key: str) -> Response:
     # Imported here: the LLM layer (the openai SDK) stays out of the API's start-up.
     from agents.llm.exchanges import GOLD_ROLES, ExchangeNotFoundError, check_exchange_hash
+    from graph.format_version import FormatVersionError
 
     try:
         check_exchange_hash(key)
@@ -63,6 +64,13 @@ async def exchange(request: Request, key: str) -> Response:
         shown = await run_in_threadpool(store.show, key)
     except ExchangeNotFoundError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from exc
+    except FormatVersionError as exc:
+        # Said without the store's path (the API shows no path of the machine).
+        raise HTTPException(
+            status_code=500,
+            detail=f"the LLM exchange store has format version {exc.found}, newer than the supported version "
+            f"{exc.supported}: serve it with a newer colabench",
+        ) from exc
     headers = {"Vary": "Authorization", "Cache-Control": "no-store" if role in GOLD_ROLES else "no-cache"}
     body = json.dumps(shown, ensure_ascii=False, indent=2, sort_keys=True).encode("utf-8")
     return Response(body, media_type="application/json", headers=headers)

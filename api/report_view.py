@@ -50,9 +50,31 @@ def read_json(path: Path) -> Any:
         raise ReportDataError(f"{path.name} is not readable JSON") from exc
 
 
+def read_report_data(path: Path, base: Path) -> Any:
+    """A report.json as read for serving: ReportDataError (naming it reports-relative, never by its absolute
+    path) when it is not JSON or was written by a newer colabench than this one."""
+    from agents.reports.write import check_report_version
+    from graph.format_version import FormatVersionError
+
+    data = read_json(path)
+    try:
+        check_report_version(data, _served_name(path, base))
+    except FormatVersionError as exc:
+        raise ReportDataError(str(exc)) from exc
+    return data
+
+
+def _served_name(path: Path, base: Path) -> str:
+    try:
+        return str(PurePosixPath(path.resolve().relative_to(base.resolve())))
+    except ValueError:
+        return path.name
+
+
 def json_body(path: Path, base: Path, gold_visible: bool) -> bytes:
     """The bytes served for a JSON file of the reports directory (strict JSON: NaN and Infinity become null)."""
-    value = public_data(read_json(path), base, gold_visible)
+    data = read_report_data(path, base) if path.name == DATA_NAME else read_json(path)
+    value = public_data(data, base, gold_visible)
     return json.dumps(_finite(value), indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
@@ -97,7 +119,7 @@ class PageRenderer:
     def _render(source: Path, name: str, base: Path, gold_visible: bool) -> str:
         from agents.reports.write import render_page
 
-        data = public_data(read_json(source), base, gold_visible)
+        data = public_data(read_report_data(source, base), base, gold_visible)
         try:
             return render_page(data, name)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

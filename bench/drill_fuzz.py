@@ -6,15 +6,19 @@ For each loader (bundle folder and .tar.gz, knowledge base, LoCoMo, LongMemEval,
 valid seed input is corrupted one way (broken or truncated JSON, bytes that are not UTF-8, deep nesting,
 duplicate keys, NaN, ids with control characters or 100,000 characters, over-long texts and lines, wrong
 types, missing fields, bad timestamps, dangling references, archive members outside the bundle or links,
-non-gzip or truncated archives and .gz files, manifests naming files outside the bundle). Each input is
-validated in-process; one the loader refuses is then given to the CLI command a user would run (`ingest`
-or `profile append`) and its exit code, its message and the event log are checked. It reports:
+non-gzip or truncated archives and .gz files, manifests naming files outside the bundle), and bundles get
+bundle-level mutations too (bench/fuzz_bundle_mutations.py: manifests, cross-record invariants, duplicated
+archive members). Each input is validated in-process; one the loader refuses is then given to the CLI command
+a user would run (`ingest` or `profile append`) and its exit code, its message and the event log are checked.
+The `bundle_reingest` loader ingests its seed bundle first, then gives `ingest` copies that restate a record
+with changed content (re-ingest conflicts): each must be refused (exit 2) by the pre-flight check with nothing
+written, not even `IngestStarted`. It reports:
 
 - tracebacks: a loader or the CLI raised anything but its typed input error (must be 0);
 - events written for a rejected input: the log head moved (must be 0);
 - messages lacking file:line:field: a problem line without its file, a location (line, archive member,
-  or the record path of a whole-JSON file; whole-file problems such as "not gzip" name the file) and a
-  field (must be 0);
+  or the record path of a whole-JSON file; whole-file problems such as "not gzip" name the file; a
+  pre-flight conflict names `(graph)` or `(input)` and the key) and a field (must be 0);
 - accepted: the corruption happened to leave a valid input (not counted as bad records).
 
 Small limits are set for the drill (they are configurable, see ingest/limits.py) so that over-long inputs
@@ -47,6 +51,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from neo4j import Driver
 
+from bench.fuzz_bundle_mutations import INVARIANT_ACTIONS, MANIFEST_ACTIONS, REINGEST_ACTIONS, add_gates, mutate
 from graph.cypher_files import load_cypher
 from ingest.errors import InputError
 from ingest.limits import InputLimits, limits_in_force
@@ -69,6 +74,8 @@ BAD_ID_CHARS = ("\x00", "\n", "\r", "\t", "\x1b", "\x7f", "\x85", "\u2028")
 BAD_BYTES = (b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\x80", b"\xf8\x88\x80\x80\x80")
 # Problems about a file as a whole (not gzip, unreadable archive): they name the file and this field.
 FILE_LEVEL_FIELDS = {"(archive)", "(gzip)", "(file)", "bundle.json"}
+# What a pre-flight problem names instead of a file: the graph it conflicts with, or the input as a whole.
+PREFLIGHT_FILES = {"(graph)", "(input)"}
 _PROBLEM = re.compile(r"^(?P<file>[^:]*?)(?::(?P<line>\d+))?: (?P<field>.+?): (?P<message>.+)$")
 
 
@@ -94,6 +101,9 @@ class Loader:
     id_keys: tuple[str, ...]
     required: tuple[str, ...]
     archive: bool = False
+    # The seed is ingested first and every case restates it with changed content: refused by the pre-flight
+    # check (after validation passed), so the CLI runs even when the in-process validation accepts the input.
+    reingest: bool = False
 
 
 def _read_jsonl(path: Path) -> list[Any]:
@@ -106,6 +116,12 @@ def _bundle_files() -> list[SeedFile]:
     for path in sorted(root.glob("*.jsonl")):
         out.append(SeedFile(path.name, _read_jsonl(path), jsonl=True))
     return out
+
+
+def _reingest_files() -> list[SeedFile]:
+    files = _bundle_files()
+    add_gates({f.name: f.value for f in files})
+    return files
 
 
 def _kb_files() -> list[SeedFile]:
@@ -162,6 +178,10 @@ LOADERS: dict[str, Loader] = {
         ("doc_id", "profile_id", "text", "turns"),
         archive=True,
     ),
+    "bundle_reingest": Loader(
+        "bundle_reingest", _reingest_files, "dir", lambda p: ["ingest", str(p), "--format", "bundle"],
+        (), (), reingest=True,
+    ),
     "kb": Loader(
         "kb", _kb_files, "file", lambda p: ["ingest", str(p), "--format", "kb"], ("doc_id",), ("doc_id", "text")
     ),
@@ -191,14 +211,17 @@ TEXT_ACTIONS = ("truncate", "bad_bytes", "garbage", "deep_nesting", "duplicate_k
 VALUE_ACTIONS = ("bad_id", "long_text", "non_finite", "wrong_type", "drop_required", "unknown_field")
 BUNDLE_ACTIONS = ("bad_timestamp", "dangling_ref")
 ARCHIVE_ACTIONS = ("member_traversal", "member_absolute", "member_symlink", "member_hardlink", "archive_not_gzip",
-                   "archive_truncated", "manifest_escape")  # fmt: skip
+                   "archive_truncated", "manifest_escape", "duplicate_member")  # fmt: skip
+BUNDLE_LEVEL_ACTIONS = (*MANIFEST_ACTIONS, *INVARIANT_ACTIONS, *REINGEST_ACTIONS)
 GZ_ACTIONS = ("gzip_truncated", "gzip_not_gzip")
 
 
 def _actions(loader: Loader) -> list[str]:
+    if loader.reingest:
+        return list(REINGEST_ACTIONS)
     actions = [*TEXT_ACTIONS, *VALUE_ACTIONS]
     if loader.name.startswith("bundle"):
-        actions += [*BUNDLE_ACTIONS, "manifest_escape"]
+        actions += [*BUNDLE_ACTIONS, "manifest_escape", *MANIFEST_ACTIONS, *INVARIANT_ACTIONS]
     if loader.archive:
         actions += list(ARCHIVE_ACTIONS)
     if any(f.gz for f in loader.files()):
@@ -279,6 +302,8 @@ def build_case(data: st.DataObject, loader: Loader, target: Path) -> tuple[Case,
     seed = files[index]
     texts: dict[str, bytes] = {}
 
+    if action in BUNDLE_LEVEL_ACTIONS:
+        case.detail = mutate(data, {f.name: f.value for f in files}, action)
     if action in VALUE_ACTIONS or action in BUNDLE_ACTIONS:
         value = seed.value
         leaves = [(p, v) for p, v in _paths(value) if p]
@@ -466,6 +491,15 @@ def _archive(data: st.DataObject, folder: Path, target: Path, action: str, case:
                 info.size = len(payload)
                 tar.addfile(info, io.BytesIO(payload))
             case.detail = f"{info.name} -> {info.linkname}" if info.linkname else info.name
+        if action == "duplicate_member":
+            name = data.draw(st.sampled_from(sorted(p.name for p in folder.glob("*.jsonl"))), label="member")
+            spelled = data.draw(st.sampled_from((f"bundle/{name}", f"./bundle/{name}", f"bundle//{name}")))
+            payload = (folder / name).read_bytes()
+            payload = payload[: data.draw(st.integers(0, len(payload)), label="cut")]
+            info = tarfile.TarInfo(spelled)
+            info.size = len(payload)
+            tar.addfile(info, io.BytesIO(payload))
+            case.detail = spelled
     blob = buffer.getvalue()
     if action == "archive_not_gzip":
         archive.write_bytes(blob if data.draw(st.booleans()) else b"PK\x03\x04 not a tarball")
@@ -510,6 +544,8 @@ def unlocated_lines(output: str, root: Path) -> list[str]:
         if not line.strip() or line.startswith("... and "):
             continue
         match = _PROBLEM.match(line)
+        if match is not None and match["file"] in PREFLIGHT_FILES and match["field"].strip():
+            continue  # a pre-flight conflict: located by the key it names
         if match is None or not match["file"].startswith(str(root)):
             bad.append(line[:300])
             continue
@@ -562,7 +598,8 @@ def run_case(loader: Loader, case: Case, path: Path, root: Path, driver: Driver 
     except BaseException:  # anything but the typed input error is what the drill counts
         return Outcome(case, "traceback", message=traceback.format_exc(limit=6))
     else:
-        return Outcome(case, "accepted")
+        if not loader.reingest:
+            return Outcome(case, "accepted")
     before = _event_count(driver) if driver is not None else 0
     result = invoke_cli(loader.command(path))
     written = (_event_count(driver) - before) if driver is not None else 0
@@ -670,6 +707,10 @@ def run_drill(
 
         for name in names:
             loader = LOADERS[name]
+            if loader.reingest:
+                if driver is None:
+                    continue  # re-ingest conflicts need the graph the seed was ingested into
+                ingest_seed(loader, Path(tmp) / f"seed-{name}")
 
             def refused(name: str = name) -> int:
                 return sum(o.case.loader == name and o.kind != "accepted" for o in report.outcomes)
@@ -683,6 +724,16 @@ def run_drill(
                 _hypothesis_run(record, loader, wanted, seed + attempt)()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def ingest_seed(loader: Loader, folder: Path) -> None:
+    """Ingest a loader's seed input with the CLI (the graph its re-ingest cases conflict with)."""
+    folder.mkdir()
+    for seed in loader.files():
+        (folder / seed.name).write_text("\n".join(_serialise(seed)) + "\n", encoding="utf-8")
+    result = invoke_cli(loader.command(folder))
+    if result.exit_code != 0 or result.exception is not None:
+        raise RuntimeError(f"the {loader.name} seed did not ingest (exit {result.exit_code}): {result.output[-2000:]}")
 
 
 def _hypothesis_run(
@@ -715,15 +766,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loader", action="append", choices=sorted(LOADERS), help="only these loaders")
     parser.add_argument("--show", type=int, default=3, help="failures of each kind to print")
     args = parser.parse_args(argv)
-    from bench.neo4j_for_bench import bench_neo4j
+    from bench.neo4j_for_bench import bench_neo4j_server
 
     print(f"[fuzz] starting a throwaway Neo4j; {args.cases:,} inputs over {len(args.loader or LOADERS)} loaders")
-    with bench_neo4j(heap="1g", pagecache_mib=128) as (driver, _pid):
+    with bench_neo4j_server(heap="1g", pagecache_mib=128) as (neo4j, driver, _pid):
+        # The in-process CLI (re-ingest cases reach the graph) uses this server.
+        os.environ["NEO4J_URI"] = neo4j.effective_uri
         report = run_drill(args.cases, driver, args.seed, args.loader)
     print(report.summary())
-    for title, items in (("traceback", report.tracebacks), ("unlocated", report.unlocated)):
+    written = [o for o in report.outcomes if o.written and o.kind != "accepted"]
+    for title, items in (("traceback", report.tracebacks), ("unlocated", report.unlocated),
+                         ("other exit", report.other_exits), ("written", written)):  # fmt: skip
         for outcome in items[: args.show]:
-            print(f"--- {title}: {outcome.case}\n{outcome.message or outcome.unlocated}")
+            print(f"--- {title}: {outcome.case} ({outcome.written} events)\n{outcome.message or outcome.unlocated}")
     failed = report.tracebacks or report.written or report.unlocated
     return 1 if failed else 0
 

@@ -8,7 +8,7 @@ import typer
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
 from graph.integrity import verify_chain
-from graph.transfer import export_log, import_log
+from graph.transfer import export_log, import_log, log_file_version
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -61,11 +61,15 @@ def export_(path: Path = typer.Argument(..., help="JSONL file to write")) -> Non
 def import_(path: Path = typer.Argument(..., help="JSONL file written by `events export`")) -> None:
     """Import a log into this database (empty, or holding a prefix of it) and project it, and the LLM exchanges
     exported beside it (`PATH.exchanges.jsonl`, when present) into this data directory's exchange store. The
-    exchanges are checked first: a bad row stops the command before any event is imported."""
-    from agents.llm.exchanges import ExchangeStore, exchanges_file, import_exchanges
+    exchanges are checked first: a bad row stops the command before any event is imported. A log or exchanges
+    file written by a newer colabench (a newer format version) is refused before anything is imported."""
+    from agents.llm.exchanges import ExchangeStore, exchanges_file, exchanges_file_version, import_exchanges
     from agents.llm.settings import LLMGlobalSettings
 
     beside = exchanges_file(path)
+    log_file_version(path)
+    if beside.exists():
+        exchanges_file_version(beside)
     exchanges = ExchangeStore(LLMGlobalSettings().exchanges_path) if beside.exists() else None
     try:
         added = import_exchanges(exchanges, beside) if exchanges is not None else None

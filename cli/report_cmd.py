@@ -145,13 +145,14 @@ def copy_retrieval_report(folder: Path, out: Path | None) -> Path:
         return folder / "report.html"
     import json
 
-    from agents.reports.write import write_report
+    from agents.reports.write import check_report_version, write_report
 
     source = folder / "report.json"
     try:
         data = json.loads(source.read_text("utf-8"))
     except (OSError, ValueError) as exc:
         raise UsageError(f"{source}: the latest retrieval-only report cannot be read ({exc}); run it again") from exc
+    check_report_version(data, str(source))
     return write_report(data, out)
 
 

@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from graph.format_version import check_version
+
 BUSY_TIMEOUT_MS = 60_000
 
 
@@ -18,11 +20,15 @@ class SharedSqliteFile:
 
     WAL lets readers run beside a writer; the busy timeout makes writers queue instead of failing.
     Connections use `isolation_level=None`: callers issue BEGIN themselves (IMMEDIATE for writes).
+
+    With a `format_version`, the file carries it in SQLite's `user_version`: a file written by a newer colabench
+    is refused on open (FormatVersionError), an older or unversioned one (0) is read and stamped with it.
     """
 
-    def __init__(self, path: Path, schema: str) -> None:
+    def __init__(self, path: Path, schema: str, format_version: int | None = None) -> None:
         self.path = Path(path)
         self._schema = schema
+        self._format_version = format_version
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
         self.lock = threading.RLock()
@@ -33,7 +39,11 @@ class SharedSqliteFile:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _retry_while_locked(lambda: self._prepare(conn))
+        try:
+            _retry_while_locked(lambda: self._prepare(conn))
+        except BaseException:
+            conn.close()
+            raise
         self._conn, self._pid = conn, os.getpid()
         return conn
 
@@ -42,6 +52,11 @@ class SharedSqliteFile:
             conn.execute("PRAGMA journal_mode = WAL")
         # NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the last commits.
         conn.execute("PRAGMA synchronous = NORMAL")
+        if self._format_version is not None:
+            found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            check_version(found, self._format_version, str(self.path))
+            if found < self._format_version:
+                conn.execute(f"PRAGMA user_version = {int(self._format_version)}")
         conn.executescript(self._schema)
 
     def close(self) -> None:

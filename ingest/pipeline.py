@@ -40,12 +40,29 @@ _CREATES = {
 
 
 # Keyed relationships and their key (for the pre-flight conflict check): a document link by its two documents,
-# a turn's exposures and disclosures by the turn. An input may add relationships under a key but never redefine
-# one: the graph may hold under a key only what this input's own events (already in the log) put there.
-_RELATIONSHIP_KEYS: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
-    "DocumentsLinked": ("RELATED", lambda p: f"{p['src_doc_id']}->{p['dst_doc_id']}"),
-    "DocumentExposed": ("EXPOSED", lambda p: str(p["turn_id"])),
-    "FactDisclosed": ("DISCLOSES", lambda p: str(p["turn_id"])),
+# a turn's exposures and disclosures by the turn, an item's verdict by item and gate, an item's augmentation by
+# the item. An input never redefines a key: the graph may hold under a key only what this input's own events
+# (already in the log) put there, and an input adds under a key the graph already holds only when it resumes
+# its own interrupted ingest (a batch may have split a turn's exposures). A `single` key holds one relationship
+# at most, so an input that states it twice (a restated copy and a changed one) is refused too.
+@dataclass(frozen=True)
+class _KeyedRelationship:
+    relationship: str
+    key: Callable[[dict[str, Any]], str]
+    subject: str  # how a problem names the key: "" (the key itself), "turn", "item"
+    single: bool
+
+
+_RELATIONSHIP_KEYS: dict[str, _KeyedRelationship] = {
+    "DocumentsLinked": _KeyedRelationship(
+        "RELATED", lambda p: f"{p['src_doc_id']}->{p['dst_doc_id']}", "", single=True
+    ),
+    "DocumentExposed": _KeyedRelationship("EXPOSED", lambda p: str(p["turn_id"]), "turn", single=False),
+    "FactDisclosed": _KeyedRelationship("DISCLOSES", lambda p: str(p["turn_id"]), "turn", single=False),
+    "ItemVerified": _KeyedRelationship(
+        "verification", lambda p: f"{p['item_id']} by gate {p['gate']}", "item", single=True
+    ),
+    "ItemAugmented": _KeyedRelationship("AUGMENTED_FROM", lambda p: str(p["item_id"]), "item", single=True),
 }
 
 
@@ -140,14 +157,17 @@ def _load_input(path: Path, fmt: str | None) -> AdapterResult:
     )
 
 
-def preflight(store: EventStore, events: list[NewEvent], ids: list[str] | None = None) -> list[NewEvent]:
+def preflight(
+    store: EventStore, events: list[NewEvent], ids: list[str] | None = None, resuming: bool = False
+) -> list[NewEvent]:
     """Drop events already in the log; refuse (InputError) new events that would redefine an existing id or
-    a keyed relationship (a document link, a turn's exposures or disclosures)."""
+    a keyed relationship (a document link, a turn's exposures or disclosures, a gate's verdict, an item's
+    augmentation). `resuming`: the log holds this input's own IngestStarted (its ingest was interrupted)."""
     if ids is None:
         ids = [e.event.event_id() for e in events]
     existing = store.existing_event_ids(ids)
     fresh = [e for e, eid in zip(events, ids, strict=True) if eid not in existing]
-    problems = _node_clashes(store, fresh) + _relationship_clashes(store, events, ids, existing)
+    problems = _node_clashes(store, fresh) + _relationship_clashes(store, events, ids, existing, resuming)
     if problems:
         raise InputError(problems)
     return fresh
@@ -175,12 +195,16 @@ def _node_clashes(store: EventStore, fresh: list[NewEvent]) -> list[Problem]:
 
 
 def _relationship_clashes(
-    store: EventStore, events: list[NewEvent], ids: list[str], existing: set[str]
+    store: EventStore, events: list[NewEvent], ids: list[str], existing: set[str], resuming: bool
 ) -> list[Problem]:
-    """Keys under which the graph holds more relationships than this input's events already in the log made:
-    the input states that key differently (a changed link weight, a turn's exposures with other lines). A
-    resumed ingest is never refused: everything the graph holds under its keys came from its own events."""
+    """Keys under which the graph holds more relationships than this input's events already in the log made
+    (the input states that key differently: a changed link weight, a turn's exposures with other lines, another
+    verdict of a gate, another source of an augmented item); keys the graph holds to which this input would add
+    (a turn disclosing one more fact), unless it resumes its own ingest; and single keys this input states more
+    than once. A resumed ingest is never refused: everything the graph holds under its keys came from its own
+    events."""
     logged: Counter[tuple[str, str]] = Counter()
+    stated: Counter[tuple[str, str]] = Counter()
     wanted: dict[tuple[str, str], dict[str, Any]] = {}
     seen: set[str] = set()
     for new, event_id in zip(events, ids, strict=True):
@@ -189,13 +213,25 @@ def _relationship_clashes(
             continue
         seen.add(event_id)
         payload = new.event.payload()
-        key = (new.event.TYPE, spec[1](payload))
+        key = (new.event.TYPE, spec.key(payload))
+        stated[key] += 1
         if event_id in existing:
             logged[key] += 1
         else:
             wanted.setdefault(key, payload)
+    problems = [
+        Problem(
+            "(input)",
+            None,
+            _where(kind, key),
+            f"this input states it {n} times with different content; a {_RELATIONSHIP_KEYS[kind].relationship} "
+            "is stated once: keep one of its records",
+        )
+        for (kind, key), n in stated.items()
+        if n > 1 and _RELATIONSHIP_KEYS[kind].single and (kind, key) in wanted
+    ]
     if not wanted:
-        return []
+        return problems
     params: dict[str, Any] = {
         "links": [
             {"key": k, "src": p["src_doc_id"], "dst": p["dst_doc_id"]}
@@ -204,30 +240,51 @@ def _relationship_clashes(
         ],
         "exposure_turns": [k for kind, k in wanted if kind == "DocumentExposed"],
         "disclosure_turns": [k for kind, k in wanted if kind == "FactDisclosed"],
+        "verdicts": [
+            {"key": k, "item": p["item_id"], "gate": p["gate"]}
+            for (kind, k), p in wanted.items()
+            if kind == "ItemVerified"
+        ],
+        "augmented_items": [k for kind, k in wanted if kind == "ItemAugmented"],
     }
     with store.driver.session(database=store.database) as session:
         rows = [
             (r["type"], r["key"], int(r["n"]))
             for r in session.run(load_cypher("ingest/existing_relationships"), **params)
         ]
-    problems = []
     for kind, key, held in rows:
         restated = logged[(kind, key)]
         if held <= restated:
+            # Turn keys come back for every turn in the graph (held 0 included): its exposures and disclosures
+            # are part of what the earlier input said the turn was.
+            if (held or _RELATIONSHIP_KEYS[kind].subject == "turn") and not resuming:
+                problems.append(
+                    Problem(
+                        "(graph)",
+                        None,
+                        _where(kind, key),
+                        f"the graph already holds {held} such relationship(s) under this key, stated by an earlier "
+                        f"input, and this input adds {stated[(kind, key)] - restated} more: it would change what that "
+                        "input said. Remove the added records (or give the documents, turn or item new ids)",
+                    )
+                )
             continue
-        relationship = _RELATIONSHIP_KEYS[kind][0]
-        where = f"{relationship} {key}" if kind == "DocumentsLinked" else f"{relationship} of turn {key}"
         problems.append(
             Problem(
                 "(graph)",
                 None,
-                where,
+                _where(kind, key),
                 f"the graph already holds {held} such relationship(s) and this input restates {restated} of them "
                 f"with the same content; its {kind} events would add a second, different version. Remove the "
-                "conflicting records (or give the documents or turn new ids)",
+                "conflicting records (or give the documents, turn or item new ids)",
             )
         )
     return problems
+
+
+def _where(kind: str, key: str) -> str:
+    spec = _RELATIONSHIP_KEYS[kind]
+    return f"{spec.relationship} {key}" if not spec.subject else f"{spec.relationship} of {spec.subject} {key}"
 
 
 def write_events(
@@ -239,12 +296,13 @@ def write_events(
     """Append the adapter's events in batches; report timings split into embed and write."""
     report = IngestReport(result.dataset, counts=dict(result.counts), warnings=list(result.warnings))
     ids = [e.event.event_id() for e in result.events]
-    fresh = preflight(store, result.events, ids)
-    report.skipped = len(result.events) - len(fresh)
     # The input's events are bracketed by IngestStarted / IngestCompleted (same id on resume): until the second
     # is in the log, `graph summary`, `eval`, `run` and the API say this ingest is incomplete.
     ingest_id = f"ingest-{text_sha256(chr(10).join(ids))[:16]}"
     opened = IngestStarted(ingest_id=ingest_id, dataset=result.dataset, n_events=len(ids))
+    resuming = bool(store.existing_event_ids([opened.event_id()]))
+    fresh = preflight(store, result.events, ids, resuming)
+    report.skipped = len(result.events) - len(fresh)
     if fresh:
         store.append([NewEvent(opened, actor="ingest")])
     total = len(fresh)

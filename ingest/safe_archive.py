@@ -2,8 +2,9 @@
 
 Every member is vetted before anything is extracted: paths must stay inside the bundle (no absolute paths,
 no `..`), only regular files and folders are allowed (symbolic and hard links, devices and FIFOs are
-refused), and the member count and unpacked size are bounded (`ingest.limits`). A file that is not gzip,
-a truncated stream or a corrupt tar is one located problem.
+refused), no path appears twice (tar keeps both copies and extraction would silently keep the last), and the
+member count and unpacked size are bounded (`ingest.limits`). A file that is not gzip, a truncated stream or a
+corrupt tar is one located problem.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def _vet(archive: Path, handle: tarfile.TarFile) -> list[tarfile.TarInfo]:
     limits = current_limits()
     problems: list[Problem] = []
     members: list[tarfile.TarInfo] = []
+    seen: dict[str, bool] = {}  # normalised path -> whether it was a folder
     total = 0
     for member in handle:
         members.append(member)
@@ -59,7 +61,7 @@ def _vet(archive: Path, handle: tarfile.TarFile) -> list[tarfile.TarInfo]:
                 )
             )
             break
-        reason = _member_problem(archive, member)
+        reason = _member_problem(archive, member) or _duplicate_problem(member, seen)
         if reason:
             problems.append(Problem(member_display(archive, member.name), None, "(member)", reason))
         total += max(member.size, 0)
@@ -76,6 +78,16 @@ def _vet(archive: Path, handle: tarfile.TarFile) -> list[tarfile.TarInfo]:
     if problems:
         raise InputError(problems)
     return members
+
+
+def _duplicate_problem(member: tarfile.TarInfo, seen: dict[str, bool]) -> str | None:
+    """A path the archive already holds (`a/x` and `./a/x` are the same path); a folder listed twice is fine."""
+    key = str(PurePosixPath(member.name.replace("\\", "/")))
+    earlier = seen.get(key)
+    seen[key] = member.isdir()
+    if earlier is None or (earlier and member.isdir()):
+        return None
+    return "a second member with this path; an archive holds each file once (the later copy would replace the first)"
 
 
 def _archive_problem(archive: Path, exc: BaseException) -> Problem:

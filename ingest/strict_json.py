@@ -70,6 +70,19 @@ def decode_json(text: str, file: str, line: int | None, limits: InputLimits) -> 
         value = json.loads(text, object_pairs_hook=_object_from_pairs)
     except json.JSONDecodeError as exc:
         where = line if line is not None else exc.lineno
+        if line is not None and _ends_early(text, exc):
+            # A JSONL record cut off (a copy that stopped, a line split in two): said so, rather than naming the
+            # character json tripped on (the line break left inside an open string reads "Invalid control
+            # character").
+            return None, [
+                Problem(
+                    file,
+                    line,
+                    "(json)",
+                    f"truncated line: the JSON record ends before it is complete (column {exc.colno}); the file "
+                    "may have been cut off or the record split over two lines",
+                )
+            ]
         # Some of json's messages end in "at" (they expect a position after them): never say "at at".
         reason = exc.msg.removesuffix(" at")
         return None, [Problem(file, where, "(json)", f"not valid JSON: {reason} at column {exc.colno}")]
@@ -84,6 +97,22 @@ def decode_json(text: str, file: str, line: int | None, limits: InputLimits) -> 
             )
         ]
     return value, value_problems(value, file, line, limits)
+
+
+# What may be left of a number or a literal (true, false, null) cut off in the middle.
+_PARTIAL_SCALAR = frozenset("0123456789+-.eEtrufalsn")
+
+
+def _ends_early(text: str, exc: json.JSONDecodeError) -> bool:
+    """Whether the text is the start of a JSON value that was cut off: json stopped at its end (the last line
+    break aside), inside a string that never closes, or inside a number or literal that ends the text."""
+    content = text.rstrip("\r\n")
+    if not content.strip():
+        return False
+    if exc.pos >= len(content) or exc.msg.startswith("Unterminated string"):
+        return True
+    tail = content[exc.pos :]
+    return len(tail) < 6 and set(tail) <= _PARTIAL_SCALAR
 
 
 def value_problems(value: Any, file: str, line: int | None, limits: InputLimits) -> list[Problem]:

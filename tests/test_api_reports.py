@@ -175,6 +175,27 @@ def test_a_page_whose_report_json_cannot_be_read_is_refused_never_served_raw(
         assert "cannot be served" in response.json()["detail"]
 
 
+def test_a_report_json_of_a_newer_format_is_refused_by_name_and_an_unversioned_one_served(
+    client: TestClient, report: dict[str, Any]
+) -> None:
+    data = json.loads((report["folder"] / "report.json").read_text(encoding="utf-8"))
+    assert data["format_version"] == 1  # what `colabench report` writes
+    newer, older = report["reports"] / "newer", report["reports"] / "older"
+    for folder, version in ((newer, 9), (older, None)):
+        shutil.copytree(report["folder"], folder)
+        changed = {k: v for k, v in data.items() if k != "format_version"}
+        if version is not None:
+            changed["format_version"] = version
+        (folder / "report.json").write_text(json.dumps(changed), encoding="utf-8")
+    for name in ("report.html", "report.md", "report.json"):
+        response = client.get(f"/reports/newer/{name}")
+        assert response.status_code == 500 and shown_answers(response.text) == [], name
+        detail = response.json()["detail"]
+        assert "newer/report.json: format version 9 is newer than the supported version 1" in detail, detail
+        assert str(report["root"]) not in detail
+        assert client.get(f"/reports/older/{name}").status_code == 200, name
+
+
 def test_absolute_paths_inside_report_data_become_relative_or_their_last_name(tmp_path: Path) -> None:
     from api.report_view import public_data
 

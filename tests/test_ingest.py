@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from graph.cypher_files import load_cypher
+from graph.events import IngestStarted, NewEvent
 from graph.fingerprint import compute_fingerprint
+from graph.hashing import text_sha256
 from graph.integrity import verify_chain
 from graph.store import EventStore
 from ingest.errors import InputError
@@ -164,7 +166,10 @@ def test_a_resumed_ingest_whose_batch_split_a_turns_exposures_is_not_refused(sto
     first_turn = events[exposures[0]].event.turn_id  # type: ignore[attr-defined]
     same_turn = [i for i in exposures if events[i].event.turn_id == first_turn]  # type: ignore[attr-defined]
     assert len(same_turn) >= 2
-    store.append(events[: same_turn[0] + 1])  # killed after the turn's first exposure was committed
+    # Killed after the turn's first exposure was committed (the ingest's IngestStarted came first, as always).
+    ids = [e.event.event_id() for e in events]
+    opened = IngestStarted(ingest_id=f"ingest-{text_sha256(chr(10).join(ids))[:16]}", dataset="mini", n_events=len(ids))
+    store.append([NewEvent(opened, actor="ingest"), *events[: same_turn[0] + 1]])
     report = write_events(store, load_input(MINI))
     assert report.appended == len(events) - same_turn[0] - 1
     total = sum(

@@ -171,6 +171,30 @@ def test_llm_show_of_an_unknown_hash_is_one_clear_line(tmp_path: Path) -> None:
         store.record("f" * 64)
 
 
+def test_a_store_of_a_newer_format_is_one_clear_line_in_llm_show_and_no_path_in_the_api(
+    tmp_path: Path, neo4j_settings: Any, driver: Any, encoder: Any
+) -> None:
+    import sqlite3
+
+    from tests.test_api_support import api_client
+
+    path = tmp_path / "data" / "llm_exchanges.sqlite"
+    store = ExchangeStore(path)
+    key = store.put(role="answerer", request=request("q"), reply=reply("r"))
+    store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 4")
+    shown = invoke(key)
+    assert shown.exit_code == 1 and "Traceback" not in shown.output
+    said = shown.output.replace("\n", "")  # one message (the console may wrap its long path)
+    assert said.startswith("error: ") and "format version 4 is newer than the supported version 1" in said
+    with api_client(neo4j_settings, driver, encoder, token=TOKEN) as client:
+        served = client.get(f"/exchanges/{key}")
+    assert served.status_code == 500
+    assert "format version 4, newer than the supported version 1" in served.json()["detail"]
+    assert str(tmp_path) not in served.text
+
+
 # --- a run's events reference their exchanges ---------------------------------------------------------------
 
 
@@ -305,7 +329,7 @@ def test_an_exported_store_imports_whole_and_a_bad_line_is_named_with_nothing_wr
     broken = tmp_path / "broken.jsonl"
     broken.write_text(path.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
     target = ExchangeStore(tmp_path / "b.sqlite")
-    with pytest.raises(ExchangeImportError, match=r"broken\.jsonl:4: not a JSON object"):
+    with pytest.raises(ExchangeImportError, match=r"broken\.jsonl:5: not a JSON object"):
         import_exchanges(target, broken)
     assert target.stored_bytes()["exchanges"] == 0
     assert import_exchanges(target, path) == 3 and import_exchanges(target, path) == 0

@@ -28,6 +28,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.llm.errors import LLMError
+from graph.format_version import header_line, header_version
 from graph.hashing import canonical_bytes
 from graph.sqlite_file import SharedSqliteFile
 
@@ -51,6 +52,10 @@ _PART_FIELDS = ("tools", "response_format")
 # with the API token, like every other gold field.
 GOLD_ROLES = frozenset({"judge", "synthesis"})
 _LEVEL = 6
+# The format of the store (SQLite `user_version`) and of its export (header line), one number for both since
+# the export holds the rows as stored. A store or export of a newer version is refused by name.
+EXCHANGES_FORMAT = "colabench-llm-exchanges"
+EXCHANGES_FORMAT_VERSION = 1
 
 
 class ExchangeNotFoundError(LLMError):
@@ -103,7 +108,7 @@ class ExchangeStore:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._db = SharedSqliteFile(self.path, _SCHEMA)
+        self._db = SharedSqliteFile(self.path, _SCHEMA, format_version=EXCHANGES_FORMAT_VERSION)
 
     def put(self, *, role: str, request: dict[str, Any], reply: dict[str, Any], namespace: str = "") -> str:
         """Store one request and its reply (parts already present are not written again); return the exchange
@@ -266,10 +271,12 @@ def exchanges_file(log_path: Path) -> Path:
 
 
 def export_exchanges(store: ExchangeStore, path: Path) -> int:
-    """Write every row of the store (compressed bytes as stored, hex) as JSON lines; return how many."""
+    """Write a header line, then every row of the store (compressed bytes as stored, hex) as JSON lines; return
+    how many rows."""
     count = 0
     tmp = path.with_name(path.name + ".partial")
     with tmp.open("wb") as handle:
+        handle.write(header_line(EXCHANGES_FORMAT, EXCHANGES_FORMAT_VERSION).encode("utf-8"))
         for row in store.rows():
             handle.write(orjson.dumps(row) + b"\n")
             count += 1
@@ -277,19 +284,39 @@ def export_exchanges(store: ExchangeStore, path: Path) -> int:
     return count
 
 
+def exchanges_file_version(path: Path) -> int:
+    """The format version of an exchanges export (0 when it has no header), checked: FormatVersionError when
+    newer than this code reads."""
+    try:
+        with path.open("rb") as handle:
+            first = next((line for line in handle if line.strip()), b"")
+    except OSError as exc:
+        raise ExchangeImportError(f"{path}: the exchanges file cannot be read ({exc})") from exc
+    try:
+        row = orjson.loads(first) if first else None
+    except orjson.JSONDecodeError:
+        return 0  # not a header; import_exchanges names the bad line
+    return header_version(row, EXCHANGES_FORMAT, EXCHANGES_FORMAT_VERSION, str(path)) or 0
+
+
 def import_exchanges(store: ExchangeStore, path: Path) -> int:
     """Import a file written by `export_exchanges` (all of it or, on a bad line, nothing); return new rows."""
     rows: list[dict[str, Any]] = []
+    first = 0
     with path.open("rb") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
+            first = first or number
             try:
                 row = orjson.loads(line)
             except orjson.JSONDecodeError as exc:
                 raise ExchangeImportError(f"{path}:{number}: not a JSON object ({exc})") from exc
             if not isinstance(row, dict):
                 raise ExchangeImportError(f"{path}:{number}: not a JSON object")
+            version = header_version(row, EXCHANGES_FORMAT, EXCHANGES_FORMAT_VERSION, str(path))
+            if number == first and version is not None:
+                continue  # the header of a versioned export (an unversioned one starts with its first row)
             rows.append(row)
     return store.add_rows(rows, str(path))
 

@@ -15,7 +15,12 @@ from agents.memory_quality.report import render_memory_quality_html, render_memo
 from agents.reports.html import render_html
 from agents.reports.markdown import render_markdown
 from agents.reports.retrieval_only import render_retrieval_html, render_retrieval_markdown
+from graph.format_version import VERSION_KEY, check_version
 from graph.paths import data_dir
+
+# The format of report.json (its top-level `format_version`; reports written before it existed have none). A
+# reader (`colabench report`, the API's report pages) refuses a newer one by name.
+REPORT_FORMAT_VERSION = 1
 
 # HTML and Markdown renderers by report kind (the `kind` of the report data).
 _RENDERERS = {
@@ -38,6 +43,12 @@ def latest_pointer() -> Path:
 PAGE_NAMES = ("report.html", "report.md")
 
 
+def check_report_version(data: Any, where: str) -> int:
+    """The format version of report data about to be read (0 for a report written before versions existed);
+    FormatVersionError naming `where` when it is newer than this colabench reads."""
+    return check_version(data.get(VERSION_KEY) if isinstance(data, dict) else None, REPORT_FORMAT_VERSION, where)
+
+
 def render_page(data: dict[str, Any], name: str) -> str:
     """report.html or report.md of this report data (KeyError for another name or an unknown kind)."""
     html, markdown = _RENDERERS[data["kind"]]
@@ -45,8 +56,10 @@ def render_page(data: dict[str, Any], name: str) -> str:
 
 
 def write_report(data: dict[str, Any], out: Path) -> Path:
-    """Write the three files into `out` and point `latest.json` at them; returns the HTML path."""
+    """Write the three files into `out` (report.json stamped with its format version) and point `latest.json`
+    at them; returns the HTML path."""
     out.mkdir(parents=True, exist_ok=True)
+    data = {VERSION_KEY: REPORT_FORMAT_VERSION, **{k: v for k, v in data.items() if k != VERSION_KEY}}
     (out / "report.json").write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", "utf-8")
     (out / "report.md").write_text(render_page(data, "report.md"), "utf-8")
     html_path = out / "report.html"
