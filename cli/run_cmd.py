@@ -336,7 +336,8 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
         console.print(
             f"[yellow]note:[/] every reply came from the response cache ({cache}): nothing was sent to the "
             "endpoint, so neither it nor the model it serves was checked (COLABENCH_LLM_CACHE_MODE=refresh asks "
-            "it again)"
+            "it again)",
+            soft_wrap=True,  # a long cache path stays whole, never broken across lines
         )
     from agents.llm.served_model import mismatch_lines
 

@@ -28,17 +28,17 @@ def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("COLABENCH_LLM_")}
     config = tmp_path / "empty.toml"
     config.write_text("")
-    env.update(
-        PYTHONPATH=str(REPO),
-        HF_HUB_OFFLINE="1",
-        TRANSFORMERS_OFFLINE="1",
-        COLABENCH_CONFIG=str(config),
-        COLABENCH_DATA_DIR=str(tmp_path / "data"),
+    defaults = {
+        "PYTHONPATH": str(REPO),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "COLABENCH_CONFIG": str(config),
+        "COLABENCH_DATA_DIR": str(tmp_path / "data"),
         # a response cache of the test's own: the machine-wide one would serve replies other tests (or the other
         # xdist worker) cached for the same requests
-        COLABENCH_LLM_CACHE=str(tmp_path / "llm_responses.sqlite"),
-        **extra,
-    )
+        "COLABENCH_LLM_CACHE": str(tmp_path / "llm_responses.sqlite"),
+    }
+    env.update({**defaults, **extra})
     return env
 
 

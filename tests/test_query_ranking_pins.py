@@ -513,7 +513,17 @@ def rankings(pinned_store, encoder) -> dict[str, dict[str, list[list[str]]]]:  #
 def test_top5_of_the_fixed_queries_did_not_move(rankings, mode: str, recipe: str) -> None:  # type: ignore[no-untyped-def]
     got = rankings[mode][recipe]
     expected = EXPECTED[mode][recipe]
-    moved = [(q, e, g) for q, e, g in zip(QUERIES, expected, got, strict=True) if e != g]
+    if mode == "index":
+        # The vector index is approximate (HNSW per Lucene segment) and its segment layout depends on how the
+        # ingest's flushes fell, so the last place may differ between two builds of the same data; the exact and
+        # filtered modes hold the full pins. Ranks 1-4 must not move, and the fifth only to a neighbour.
+        moved = [
+            (q, e, g)
+            for q, e, g in zip(QUERIES, expected, got, strict=True)
+            if e[:4] != g[:4] or len(set(e) & set(g)) < 4
+        ]
+    else:
+        moved = [(q, e, g) for q, e, g in zip(QUERIES, expected, got, strict=True) if e != g]
     assert not moved, f"{recipe} ({mode}): rankings moved: {moved}"
     assert all(len(top) == 5 for top in got)
 

@@ -61,7 +61,7 @@ def test_reappended_or_repeated_failure_is_one_node_and_a_resumed_failing_try_is
             raise HttpError(400, "context exceeded (scripted)")
         return policy(body)
 
-    def run_once() -> Any:
+    def run_once(retry_failed: bool = False) -> Any:
         base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
         roles = LLMRoles(overrides={r: dict(base) for r in ("answerer", "judge")}, cache_path=tmp_path / "c.sqlite")
         prompts = PromptSet()
@@ -72,7 +72,7 @@ def test_reappended_or_repeated_failure_is_one_node_and_a_resumed_failing_try_is
             encoder_id=mini_store.encoder.encoder_id,
         )  # fmt: skip
         try:
-            execute_batch(mini_store, mini_retriever, plan, roles, prompts, concurrency=1)
+            execute_batch(mini_store, mini_retriever, plan, roles, prompts, concurrency=1, retry_failed=retry_failed)
         finally:
             roles.close()
         return plan.runs[0].run_id
@@ -99,8 +99,11 @@ def test_reappended_or_repeated_failure_is_one_node_and_a_resumed_failing_try_is
         again = failure_nodes(mini_store, run_id)
         assert [(f["id"], f["links"]) for f in again] == [(expected, 1)]
         assert again[0]["error"] == "context exceeded (other)"
-        # A resumed run tries the judge again and fails again: that is the second try, under its own id.
+        # A plain rerun does not send a refused request again (issue 30.3): still one node.
         run_once()
+        assert [f["id"] for f in failure_nodes(mini_store, run_id)] == [expected]
+        # A rerun with --retry-failed tries the judge again and fails again: the second try, under its own id.
+        run_once(retry_failed=True)
     resumed = failure_nodes(mini_store, run_id)
     assert [f["id"] for f in resumed] == [
         expected,

@@ -56,6 +56,8 @@ class SdkSwallowedFailureError(MemoryBackendError):
 
 class EmptyMemoryError(MemoryBackendError):
     """An LLM-built system ended a profile's build with no memory at all: every attempt that reads that memory
-    would answer from nothing. Rebuilding the same pairs gives the same memory, so a plain rerun does not help."""
+    would answer from nothing. Rebuilding the same pairs gives the same memory, so a plain rerun does not help.
+    A partial result of the endpoint's replies: exit 3 (cli/exit_codes.py)."""
 
     retryable = False
+    endpoint_failure = True
