@@ -54,3 +54,11 @@ def test_broken_link_fails_the_build_naming_the_page(tmp_path: Path, broken: str
     result = _build(tmp_path / "site", tmp_path / "mkdocs.yml")
     assert result.returncode == 1
     assert "layout.md" in result.stderr and "strict" in result.stderr
+
+
+def test_readme_links_resolve_to_files() -> None:
+    readme = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [t for t in targets if "://" not in t]
+    assert local, "the README links into docs/"
+    assert [t for t in local if not (ROOT / t).is_file()] == []
