@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test lint bench bench-peer smoke-llm
+.PHONY: setup run test lint docs bench bench-peer smoke-llm
 
 setup:
 	@$(ROOT)/scripts/setup_env.sh >/dev/null
@@ -24,6 +24,10 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	env -u PYTHONPATH $(VENV)/bin/mypy graph ingest query api agents cli
+
+# The documentation site (mkdocs.yml, docs/) into site/ (git-ignored); its own small venv (requirements-docs.lock).
+docs:
+	@$(ROOT)/scripts/build_docs.sh
 
 bench: setup
 	@for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

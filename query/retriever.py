@@ -197,7 +197,7 @@ class Retriever:
                     "whitespace), so it returned nothing"
                 )
         # Semantic + keyword over the whole graph: both channels and their fusion run as one statement after the
-        # embedding (one round trip, k rows back instead of 2 x depth; see README "Side by side").
+        # embedding (one round trip, k rows back instead of 2 x depth; docs/retrieval.md "Side by side").
         one_statement = (
             self.one_statement
             and recipe.knowledge_channels == FUSED_CHANNELS

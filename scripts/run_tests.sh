@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs lint, type check and the test suite. pytest's exit code 5 (no tests collected) is not a failure.
+# Runs lint, type check, the strict docs build (scripts/build_docs.sh) and the test suite. pytest's exit code 5 (no tests collected) is not a failure.
 # The suite runs in the Ray environment (the project's plus the optional Ray extra, scripts/setup_ray_env.sh), so
 # the Ray executor's tests run too; COLABENCH_TESTS_NEED_RAY=1 makes them fail, not skip, if Ray is missing.
 set -uo pipefail
@@ -10,6 +10,10 @@ cd "$ROOT"
 export PYTHONPATH="$ROOT" HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 "$VENV/bin/ruff" check . || exit 1
 env -u PYTHONPATH "$VENV/bin/mypy" graph ingest query api agents cli || exit 1
+# the docs site, strict (a broken link or anchor fails); built into a temporary folder, a few seconds
+docs_site="$(mktemp -d)"
+"$ROOT/scripts/build_docs.sh" "$docs_site" || { rm -rf "$docs_site"; exit 1; }
+rm -rf "$docs_site"
 # pytest-xdist: one worker per core (at most 4; COLABENCH_TEST_WORKERS overrides, 1 = no xdist), each with its
 # own Neo4j; a test module runs whole in one worker (tests/conftest.py groups them). `-n`/`-p no:xdist` among the
 # arguments take precedence.

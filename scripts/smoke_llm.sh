@@ -13,7 +13,7 @@
 # memory system and `synth all --dataset smoke-synth --profiles 1` (a tiny synthesis); print what ran and what failed; stop
 # the server with SIGTERM, then SIGKILL (its listener closes but the process can hang).
 #
-# Uses the Neo4j the project is configured for (see README "Neo4j: local or external"). Environment:
+# Uses the Neo4j the project is configured for (see docs/configuration.md, "Neo4j: local or external"). Environment:
 #   SMOKE_LLM_CTX (default 8192) context size, SMOKE_LLM_JOBS (default: nproc) build jobs,
 #   SMOKE_LLM_KEEP_SERVER=1 leaves the server running (prints its URL).
 set -uo pipefail
