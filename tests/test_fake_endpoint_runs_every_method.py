@@ -4,11 +4,16 @@ with every item answered and judged."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from graph.store import EventStore
-from tests.fake_openai import FakeOpenAI
+from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy
+from tests.fake_openai.server import HttpError
 from tests.test_agents_cli import MINI, cli_env, colabench
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -30,10 +35,10 @@ def _runs_after(store: EventStore, before: set[str]) -> dict[str, dict[str, obje
         return {r["method"]: dict(r) for r in rows}
 
 
-def test_every_memory_system_builds_against_the_fake_endpoint(mini_store: EventStore, tmp_path: object) -> None:
+def test_every_memory_system_builds_against_the_fake_endpoint(mini_store: EventStore, tmp_path: Path) -> None:
     policy = AutoPolicy()
     with FakeOpenAI(policy) as fake:
-        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")  # type: ignore[arg-type]
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
         for system in ["raw_turns", "mem0", "graphiti", "amem"]:
             done = colabench(["memory", "build", "--system", system], env, timeout=600)
             assert done.returncode == 0, f"{system}: {done.stdout}\n{done.stderr}"
@@ -42,11 +47,11 @@ def test_every_memory_system_builds_against_the_fake_endpoint(mini_store: EventS
     assert policy.graphiti.seen["ExtractedEntities"] > 0 and not policy.graphiti.unknown
 
 
-def test_run_all_methods_answers_and_judges_every_item(mini_store: EventStore, tmp_path: object) -> None:
+def test_run_all_methods_answers_and_judges_every_item(mini_store: EventStore, tmp_path: Path) -> None:
     with mini_store.driver.session() as session:
         before = {r["id"] for r in session.run("MATCH (r:Run) RETURN r.id AS id")}
     with FakeOpenAI(AutoPolicy()) as fake:
-        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")  # type: ignore[arg-type]
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
         done = colabench(["run", "--methods", "all", "--dataset", str(MINI), "--judges", "accuracy"], env, timeout=900)
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
     runs = _runs_after(mini_store, before)
@@ -55,5 +60,43 @@ def test_run_all_methods_answers_and_judges_every_item(mini_store: EventStore, t
         assert run["status"] == "finished", (method, run)
         n_items = run["n_items"]
         assert isinstance(n_items, int) and n_items > 0
-        assert len(run["answered"]) == n_items, (method, run)  # type: ignore[arg-type]
-        assert len(run["judged"]) == n_items, (method, run)  # type: ignore[arg-type]
+        assert len(run["answered"]) == n_items, (method, run)
+        assert len(run["judged"]) == n_items, (method, run)
+
+
+# 360 characters, none of them words of the request: the first 300 must reach the CLI line, the rest not
+ERROR_BODY = "upstream gateway overloaded: shard-7 queue full; " + " ".join(f"slot{i:03d}" for i in range(44))
+
+
+def _overloaded(body: dict[str, Any]) -> Reply:
+    raise HttpError(503, ERROR_BODY)
+
+
+def test_an_endpoint_error_body_reaches_the_cli_line_and_the_record(mini_store: EventStore, tmp_path: Path) -> None:
+    with mini_store.driver.session() as session:
+        before = {r["id"] for r in session.run("MATCH (r:Run) RETURN r.id AS id")}
+    with FakeOpenAI(_overloaded) as fake:
+        env = cli_env(
+            tmp_path,
+            COLABENCH_LLM_BASE_URL=fake.base_url,
+            COLABENCH_LLM_MODEL="fake-model",
+            COLABENCH_LLM_MAX_RETRIES="0",
+            COLABENCH_LLM_RETRY_BASE_S="0",
+        )
+        done = colabench(["run", "--methods", "HYBRID", "--dataset", "mini", "--judges", "none"], env)
+    shown = " ".join((done.stdout + done.stderr).split())
+    # the fake sends {"error": {"message": ERROR_BODY}}: its first 300 characters, then how many were left out
+    sent = json.dumps({"error": {"message": ERROR_BODY}})
+    head = " ".join(sent[:300].split())
+    assert "HTTP 503" in shown and head in shown
+    assert f"[... {len(sent) - 300} more characters]" in shown and "slot043" not in shown
+    with mini_store.driver.session() as session:
+        stored = [
+            r["error"]
+            for r in session.run(
+                "MATCH (f:EndpointFailure)-[:IN_RUN]->(r:Run {dataset: 'mini'}) WHERE NOT r.id IN $before "
+                "RETURN f.error AS error",
+                before=sorted(before),
+            )
+        ]
+    assert stored and all(head in " ".join(e.split()) for e in stored)
