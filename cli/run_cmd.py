@@ -323,9 +323,8 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
 
         for failure in outcome.failures:
             if failure.get("error"):
-                console.print(
-                    f"  {failure['role']} {failure['stage']}: {failure['error'][:ERROR_LINE_CHARS]}", highlight=False, markup=False
-                )
+                line = f"  {failure['role']} {failure['stage']}: {failure['error'][:ERROR_LINE_CHARS]}"
+                console.print(line, highlight=False, markup=False)
     total = outcome.usage.get("total", {})
     cost = total.get("cost_usd")
     console.print(
