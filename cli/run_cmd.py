@@ -319,11 +319,12 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
     if by_role:
         listing = ", ".join(f"{role} {n}" for role, n in sorted(by_role.items()))
         console.print(f"[red]endpoint errors[/] (this invocation, per role): {listing}")
+        from agents.llm.error_text import ERROR_LINE_CHARS
+
         for failure in outcome.failures:
             if failure.get("error"):
-                console.print(
-                    f"  {failure['role']} {failure['stage']}: {failure['error'][:300]}", highlight=False, markup=False
-                )
+                line = f"  {failure['role']} {failure['stage']}: {failure['error'][:ERROR_LINE_CHARS]}"
+                console.print(line, highlight=False, markup=False)
     total = outcome.usage.get("total", {})
     cost = total.get("cost_usd")
     console.print(

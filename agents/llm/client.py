@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache, request_key
-from agents.llm.error_text import without_request_text
+from agents.llm.error_text import error_body_head, without_request_text
 from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
 from agents.llm.exchanges import ExchangeStore
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
@@ -329,14 +329,15 @@ class LLMClient:
                 with self._slots:
                     return self._send_once(request, key)
             except openai.APIStatusError as exc:
+                said = error_body_head(_response_text(exc), request)
                 _without_request_text(exc, request)
                 status = exc.status_code
                 if status not in _RETRY_STATUS and status < 500:
                     raise LLMRefusedError(
                         f"role {self.role!r}: {public_url(str(s.base_url))} refused the request for model "
-                        f"{s.model!r} with HTTP {status}: {_short(exc.message)}"
+                        f"{s.model!r} with HTTP {status}: {said or _short(exc.message)}"
                     ) from exc
-                last_problem = f"HTTP {status}"
+                last_problem = f"HTTP {status}" + (f" (endpoint said: {said})" if said else "")
                 last_retry_after = _retry_after(exc)
             except openai.APITimeoutError:
                 last_problem = f"timeout after {s.timeout_s:g} s"
@@ -505,6 +506,14 @@ def _without_request_text(exc: BaseException, request: dict[str, Any]) -> None:
     if isinstance(exc, openai.APIError):
         exc.message = message
         exc.body = None
+
+
+def _response_text(exc: openai.APIStatusError) -> str:
+    """The error body as the endpoint sent it ("" when the response is not there to read)."""
+    try:
+        return str(exc.response.text or "")
+    except (AttributeError, UnicodeDecodeError, openai.OpenAIError):
+        return ""
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:

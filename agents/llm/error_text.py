@@ -19,6 +19,10 @@ from typing import Any
 ECHO_WORDS = 4
 MAX_SCANNED_CHARS = 20_000
 REMOVED = "[request text removed]"
+BODY_HEAD_CHARS = 300
+# What a CLI line or a report note shows of an LLM error: its own words (role, endpoint, model, status, ~150
+# characters) and the body's head.
+ERROR_LINE_CHARS = 2 * BODY_HEAD_CHARS + 200
 
 _WORD = re.compile(r"[^\W_]+")
 # A JSON string escape (one level; `_unescaped` applies it twice for a body quoted inside a JSON string).
@@ -124,3 +128,14 @@ def without_request_text(error: str, request: Any) -> str:
         i = j + 1
     out.append(text[cursor:])
     return "".join(out)
+
+
+def error_body_head(body: str, request: Any, limit: int = BODY_HEAD_CHARS) -> str:
+    """The first `limit` characters of an endpoint's error body, on one line, for the CLI line and the recorded
+    failure: the request's words are removed from the whole scanned body first (so the cut cannot leave a part
+    of an echo behind), and a longer body says how much was left out."""
+    kept = without_request_text(body, request)
+    head = " ".join(kept[:limit].split())
+    if len(kept) > limit:
+        head += f" [... {len(kept) - limit} more characters]"
+    return head

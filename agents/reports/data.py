@@ -10,6 +10,7 @@ from typing import Any
 
 from neo4j import Driver
 
+from agents.llm.error_text import ERROR_LINE_CHARS
 from agents.llm.settings import role_carries_gold
 from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
 from agents.metrics.comparison import GROUPINGS, compare
@@ -84,7 +85,7 @@ def build_report_data(
             latest = (
                 "see this run's endpoint_failures (gold: shown with the API token)"
                 if role_carries_gold(str(f["role"]))
-                else " ".join(str(f["latest_error"]).split())[:400]
+                else " ".join(str(f["latest_error"]).split())[:ERROR_LINE_CHARS]
             )
             notes.append(
                 f"run {r.run_id}: {f['n']} {f['role']} endpoint error(s) at {f['stage']} ({again}); latest: {latest}"

@@ -7,6 +7,10 @@ test the round budget). Without tools it answers.
 Structured roles, recognised by the schema title: the state summary (one state per user turn, citing it),
 accuracy (pass when the answer cites a support document of the item), quality (a score from a hash) and error
 analysis (category and visibility from a hash).
+Memory builds: Mem0's extraction (mem0_script), A-MEM's note analysis and evolution (amem_script) and every
+Graphiti prompt (graphiti_script) get those scripts' replies, each built from the request's own text, so
+`memory build` of every shipped system and `run --methods all` complete against the fake alone. A schema no
+script knows is an error (HTTP 500 naming it), never an empty reply.
 """
 
 from __future__ import annotations
@@ -14,9 +18,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from tests.fake_openai.amem_script import AmemScript, is_amem_request
+from tests.fake_openai.graphiti_script import HANDLERS as GRAPHITI_HANDLERS
+from tests.fake_openai.graphiti_script import GraphitiScript, schema_name
+from tests.fake_openai.mem0_script import Mem0Script, is_mem0_extraction
 from tests.fake_openai.server import Reply
 
 _TURN_LINE = re.compile(r"^\[([^\]]+)\] user\b.*?: (.*)$", re.MULTILINE)
@@ -57,9 +65,21 @@ def request_text(body: dict[str, Any]) -> str:
 class AutoPolicy:
     greedy: bool = False
     read_lines: int = 100
+    mem0: Mem0Script = field(default_factory=Mem0Script)
+    amem: AmemScript = field(default_factory=AmemScript)
+    graphiti: GraphitiScript = field(default_factory=GraphitiScript)
 
     def __call__(self, body: dict[str, Any]) -> Reply:
+        if is_mem0_extraction(body):
+            return self.mem0(body)
+        if is_amem_request(body):
+            return self.amem(body)
+        name = schema_name(body)
+        if name in GRAPHITI_HANDLERS:
+            return self.graphiti(body)
         title = schema_title(body)
+        if title is None and name != "?":
+            raise ValueError(f"AutoPolicy has no script for schema {name!r}")
         if title is not None:
             return self.structured(title, body)
         tools = [t["function"]["name"] for t in body.get("tools") or []]
