@@ -119,6 +119,35 @@ def _passed(r: AttemptMetrics) -> float | None:
     return 1.0 if r.passed else 0.0
 
 
+def _turns(r: AttemptMetrics) -> float | None:
+    return float(r.turns) if r.answered and r.turns else None
+
+
+OVERALL_METRICS: dict[str, tuple[Callable[[AttemptMetrics], float | None], str]] = {
+    "accuracy": (_passed, "all items"),
+    "read_recall": (lambda r: r.read_recall, "items with gold documents"),
+    "first_search_hit": (lambda r: float(r.first_search_hit), "all items"),
+    "search_hit": (lambda r: float(r.search_hit), "all items"),
+    "turns": (_turns, "items answered by both"),
+}
+
+
+def overall_gains(
+    pairs: list[Pair],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    judged: bool = True,
+    metrics: tuple[str, ...] = tuple(OVERALL_METRICS),
+) -> dict[str, GainRow]:
+    """The paired gain of each named whole-run metric (accuracy only when both runs were judged)."""
+    return {
+        name: _gain(pairs, OVERALL_METRICS[name][0], OVERALL_METRICS[name][1], resamples, seed)
+        for name in metrics
+        if judged or name != "accuracy"
+    }
+
+
 def compare(
     baseline: tuple[str, str, list[AttemptMetrics]],
     method: tuple[str, str, list[AttemptMetrics]],
@@ -129,15 +158,7 @@ def compare(
 ) -> Comparison:
     """Everything paired between two runs given as (run_id, label, rows)."""
     pairs = pair_rows(baseline[2], method[2])
-    overall: dict[str, GainRow] = {}
-    if judged:
-        overall["accuracy"] = _gain(pairs, _passed, "all items", resamples, seed)
-    overall["read_recall"] = _gain(pairs, lambda r: r.read_recall, "items with gold documents", resamples, seed)
-    overall["first_search_hit"] = _gain(pairs, lambda r: float(r.first_search_hit), "all items", resamples, seed)
-    overall["search_hit"] = _gain(pairs, lambda r: float(r.search_hit), "all items", resamples, seed)
-    overall["turns"] = _gain(
-        pairs, lambda r: float(r.turns) if r.answered and r.turns else None, "items answered by both", resamples, seed
-    )
+    overall = overall_gains(pairs, resamples=resamples, seed=seed, judged=judged)
     groups: dict[str, list[GainRow]] = {}
     if judged:
         for name, grouping in GROUPINGS.items():
@@ -317,6 +338,7 @@ __all__ = [
     "compare",
     "interval_informative",
     "interval_text",
+    "overall_gains",
     "pair_rows",
     "strata_shown",
     "stratified_fact_gains",

@@ -13,7 +13,7 @@ from neo4j import Driver
 from agents.llm.error_text import ERROR_LINE_CHARS
 from agents.llm.settings import role_carries_gold
 from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
-from agents.metrics.comparison import GROUPINGS, compare
+from agents.metrics.comparison import GROUPINGS, compare, overall_gains, pair_rows
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
 from agents.reports.sections import SectionContext, collect_sections
 from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
@@ -158,13 +158,9 @@ def headline_pair(
         if baseline is None:
             continue
         both_judged = judged[record.run_id] and judged[baseline.run_id]
-        comp = compare(
-            (baseline.run_id, baseline.label, rows[baseline.run_id]),
-            (record.run_id, record.label, rows[record.run_id]),
-            resamples=resamples,
-            seed=seed,
-            judged=both_judged,
-        )
+        # only the two gains the headline shows (the full comparison's groups and strata are not needed here)
+        pairs = pair_rows(rows[baseline.run_id], rows[record.run_id])
+        gains = overall_gains(pairs, resamples=resamples, seed=seed, judged=both_judged, metrics=("accuracy", "turns"))
         floors = [
             {"run_id": r.run_id, "label": r.label, "accuracy": metrics[r.run_id].accuracy}
             for r in records
@@ -177,10 +173,10 @@ def headline_pair(
             "baseline_label": baseline.label,
             "method_accuracy": metrics[record.run_id].accuracy,
             "baseline_accuracy": metrics[baseline.run_id].accuracy,
-            "n_common_items": comp.n_common_items,
-            "n_clusters": comp.n_clusters,
-            "accuracy_gain": comp.overall["accuracy"].model_dump() if "accuracy" in comp.overall else None,
-            "turns_gain": comp.overall["turns"].model_dump(),
+            "n_common_items": len(pairs),
+            "n_clusters": len({a.profile_id for a, _ in pairs}),
+            "accuracy_gain": gains["accuracy"].model_dump() if "accuracy" in gains else None,
+            "turns_gain": gains["turns"].model_dump(),
             "floor": floors,
         }
     return None
