@@ -4,10 +4,11 @@ exception itself goes to the server log with the request id."""
 
 from __future__ import annotations
 
-import json
 import logging
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.asgi_replies import send_json_error
 
 log = logging.getLogger("colabench.api")
 
@@ -35,21 +36,9 @@ class ErrorShieldMiddleware:
             log.exception("unhandled error", extra={"request_id": request_id, "path": scope.get("path")})
             if started:
                 raise  # the reply is under way: nothing sound can be sent any more
-            body = json.dumps(
-                {
-                    "errors": [
-                        {
-                            "message": f"internal error (request {request_id}); the server log has the details",
-                            "extensions": {"code": "INTERNAL_SERVER_ERROR"},
-                        }
-                    ]
-                }
-            ).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 500,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-                }
+            await send_json_error(
+                send,
+                500,
+                f"internal error (request {request_id}); the server log has the details",
+                "INTERNAL_SERVER_ERROR",
             )
-            await send({"type": "http.response.body", "body": body})

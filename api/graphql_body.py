@@ -12,6 +12,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.asgi_replies import send_json_error
+
 MAX_DEPTH = 64
 CODE = "BAD_REQUEST"
 
@@ -77,18 +79,6 @@ def _require_encodable(text: str, path: str) -> None:
         ) from None
 
 
-async def _answer(send: Send, message: str) -> None:
-    body = json.dumps({"errors": [{"message": message, "extensions": {"code": CODE}}]}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
 class GraphQLBodyMiddleware:
     """Checks every JSON POST to `path` with check_body; a good body is replayed to the app unchanged."""
 
@@ -117,7 +107,7 @@ class GraphQLBodyMiddleware:
         try:
             check_body(raw)
         except BodyProblem as problem:
-            await _answer(send, str(problem))
+            await send_json_error(send, 400, str(problem), CODE)
             return
         delivered = False
 

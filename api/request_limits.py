@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.asgi_replies import send_json_error
 
 
 class _TooLarge(Exception):
@@ -12,15 +12,7 @@ class _TooLarge(Exception):
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"errors": [{"message": message, "extensions": {"code": "REQUEST_REFUSED"}}]}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_json_error(send, status, message, "REQUEST_REFUSED")
 
 
 class BodySizeLimitMiddleware:
