@@ -42,14 +42,18 @@ def _reports_dir(request: Request) -> Path:
 
 
 def _resolve(base: Path, relative: str) -> Path:
-    """The file under `base` named by `relative`; 404 for anything outside it (.., symlinks out, absolute)."""
-    target = (base / relative).resolve()
-    if not target.is_relative_to(base.resolve()):
-        raise HTTPException(status_code=404, detail="not found")
-    if target.is_dir():
-        target = next((target / name for name in PAGE_NAMES if (target / name).is_file()), target / PAGE_NAMES[0])
-    if not target.is_file():
-        raise HTTPException(status_code=404, detail="not found")
+    """The file under `base` named by `relative`; 404 for anything outside it (.., symlinks out, absolute) and for
+    a name no file system can hold (a NUL, a name too long: OSError / ValueError from the path calls)."""
+    try:
+        target = (base / relative).resolve()
+        if not target.is_relative_to(base.resolve()):
+            raise HTTPException(status_code=404, detail="not found")
+        if target.is_dir():
+            target = next((target / n for n in PAGE_NAMES if (target / n).is_file()), target / PAGE_NAMES[0])
+        if not target.is_file():
+            raise HTTPException(status_code=404, detail="not found")
+    except (OSError, ValueError):
+        raise HTTPException(status_code=404, detail="not found") from None
     return target
 
 

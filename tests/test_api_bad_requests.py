@@ -16,8 +16,14 @@ pytestmark = pytest.mark.neo4j
 
 
 @pytest.fixture(scope="module")
-def client(neo4j_settings: Any, driver: Any, encoder: Any, sample_store: Any) -> Iterator[TestClient]:
-    with api_client(neo4j_settings, driver, encoder) as c:
+def client(
+    neo4j_settings: Any, driver: Any, encoder: Any, sample_store: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    # a reports folder that exists, so odd report paths reach the path handling (a missing folder is a 404 anyway)
+    reports = tmp_path_factory.mktemp("reports")
+    (reports / "batch").mkdir()
+    (reports / "batch" / "report.md").write_text("# report\n", encoding="utf-8")
+    with api_client(neo4j_settings, driver, encoder, reports_dir=reports) as c:
         yield c
 
 
