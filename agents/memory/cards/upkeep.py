@@ -7,7 +7,6 @@ from agents.memory.cards.raw_turn_cards import SYSTEM as RAW_TURNS
 from agents.memory.cards.raw_turn_cards import build_raw_turn_cards
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
-from query.memory.profiles import require_profiles
 from query.retriever import Retriever
 
 
@@ -26,8 +25,7 @@ def update_profile_memory(
     memory system of the profile whose links are missing or stale, a neighbour the history has since exposed
     included. Returns the counts of both steps summed over systems (cards_added, cards_linked,
     neighbor_links, history_read_links, unresolved_history_reads...) and `systems_relinked`."""
-    require_profiles(store, [profile_id])
-    counts: dict[str, int] = {}
+    counts: dict[str, int] = {}  # (an unknown profile is refused by the first build step)
     if system == RAW_TURNS:
         counts.update(build_raw_turn_cards(store, profile_id))
     systems = sorted({system, *profile_memory_systems(store, profile_id)})
