@@ -375,62 +375,113 @@ def _resolve_ptkb(topic: _Topic, refs: list[int | str]) -> tuple[list[str], list
     return list(resolved), unresolved
 
 
+_COUNT_KEYS = (
+    "topics",
+    "turns",
+    "ptkb_statements",
+    "turns_with_gold_ptkb",
+    "gold_ptkb_links",
+    "unresolved_ptkb_links",
+    "turns_with_passage_provenance",
+    "passage_provenance_links",
+    "passages_with_text",
+    "provenance_links_without_text",
+    "items",
+    "sessions",
+    "turn_events",
+    "fact_disclosures",
+    "spans",
+)
+
+
 def _set_events(
     ikat_set: _Set, qrels: dict[str, _Qrels], events: list[NewEvent], warnings: list[str], seen_docs: set[str]
 ) -> dict[str, int]:
-    def emit(event: DomainEvent) -> None:
-        events.append(NewEvent(event, ACTOR))
-
-    file = ikat_set.path.name
-    counts = {
-        "topics": len(ikat_set.topics),
-        "turns": 0,
-        "ptkb_statements": 0,
-        "turns_with_gold_ptkb": 0,
-        "gold_ptkb_links": 0,
-        "unresolved_ptkb_links": 0,
-        "turns_with_passage_provenance": 0,
-        "passage_provenance_links": 0,
-        "passages_with_text": len(ikat_set.passages),
-        "provenance_links_without_text": 0,
-        "items": 0,
-        "sessions": 0,
-        "turn_events": 0,
-        "fact_disclosures": 0,
-        "spans": 0,
-    }
-    fresh_passages = []
-    for record in ikat_set.passages.values():
-        if record["doc_id"] in seen_docs:
-            continue
-        seen_docs.add(record["doc_id"])
-        fresh_passages.append(record)
-    for event in documents_events(fresh_passages):
-        emit(event)
-    if ikat_set.year == "2023" and not ikat_set.passages:
-        warnings.append(f"{file}: no passage text file next to it; provenance kept in item metadata, no spans")
+    """The events of one topics file, appended to `events` in log order; returns the set's counts."""
+    writer = _SetWriter(ikat_set, events, warnings)
+    writer.passage_documents(seen_docs)
     set_qrels = {name: q for name, q in qrels.items() if ikat_set.year == "2023"}
     for name in set_qrels:
-        counts[f"{name}_turns"] = 0
-
+        writer.counts[f"{name}_turns"] = 0
     for topic in ikat_set.topics:
-        profile = f"ikat:{ikat_set.tag}:{topic.number}"
-        counts["turns"] += len(topic.turns)
-        counts["ptkb_statements"] += len(topic.ptkb)
-        gold = []
-        for turn in topic.turns:
-            ptkb_ids, unresolved = _resolve_ptkb(topic, turn.ptkb_refs)
-            gold.append((ptkb_ids, unresolved))
-            for ref in unresolved:
-                warnings.append(
-                    f"{file}: topic {topic.number} turn {turn.number}: {turn.ptkb_field} {ref!r} "
-                    "matches no PTKB statement (kept in item metadata `unresolved_ptkbs`)"
-                )
-        concerned = list(dict.fromkeys(f"{profile}:fact:{pid}" for ids, _ in gold for pid in ids))
+        writer.topic(topic, {name: q.get(topic.number, {}) for name, q in set_qrels.items()})
+    return writer.counts
+
+
+@dataclass
+class _TopicGold:
+    """One conversation turn's resolved gold: PTKB ids, unresolved references, and its history cut-off."""
+
+    ptkb_ids: list[str]
+    unresolved: list[str]
+    asked_after: str | None = None
+
+
+@dataclass
+class _SetWriter:
+    """Emits one topics file's events in a fixed order, topic by topic, and keeps its counts and warnings."""
+
+    ikat_set: _Set
+    events: list[NewEvent]
+    warnings: list[str]
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.counts = dict.fromkeys(_COUNT_KEYS, 0)
+        self.counts["topics"] = len(self.ikat_set.topics)
+        self.counts["passages_with_text"] = len(self.ikat_set.passages)
+
+    @property
+    def file(self) -> str:
+        return self.ikat_set.path.name
+
+    def emit(self, event: DomainEvent) -> None:
+        self.events.append(NewEvent(event, ACTOR))
+
+    def passage_documents(self, seen_docs: set[str]) -> None:
+        """A Document per passage text not yet emitted by an earlier file of the same load."""
+        fresh = []
+        for record in self.ikat_set.passages.values():
+            if record["doc_id"] in seen_docs:
+                continue
+            seen_docs.add(record["doc_id"])
+            fresh.append(record)
+        for event in documents_events(fresh):
+            self.emit(event)
+        if self.ikat_set.year == "2023" and not self.ikat_set.passages:
+            self.warnings.append(
+                f"{self.file}: no passage text file next to it; provenance kept in item metadata, no spans"
+            )
+
+    def topic(self, topic: _Topic, topic_qrels: dict[str, dict[int, dict[str, int]]]) -> None:
+        profile = f"ikat:{self.ikat_set.tag}:{topic.number}"
+        self.counts["turns"] += len(topic.turns)
+        self.counts["ptkb_statements"] += len(topic.ptkb)
+        gold = [self._turn_gold(topic, turn) for turn in topic.turns]
+        self._profile_and_facts(topic, profile, gold)
+        last_history_turn = self._ptkb_session(topic, profile)
+        conv = self._conversation(topic, profile, 1 if topic.ptkb else 0, last_history_turn, gold)
+        self._check_qrels(topic, topic_qrels)
+        for turn, turn_gold in zip(topic.turns, gold, strict=True):
+            self._item(topic, profile, conv, turn, turn_gold, topic_qrels)
+
+    def _turn_gold(self, topic: _Topic, turn: _Turn) -> _TopicGold:
+        ptkb_ids, unresolved = _resolve_ptkb(topic, turn.ptkb_refs)
+        for ref in unresolved:
+            self.warnings.append(
+                f"{self.file}: topic {topic.number} turn {turn.number}: {turn.ptkb_field} {ref!r} "
+                "matches no PTKB statement (kept in item metadata `unresolved_ptkbs`)"
+            )
+        return _TopicGold(ptkb_ids, unresolved)
+
+    def _profile_and_facts(self, topic: _Topic, profile: str, gold: list[_TopicGold]) -> None:
+        """The Profile, a private Fact per PTKB statement, and the Topic concerning the facts the turns need."""
+        ikat_set = self.ikat_set
+        concerned = list(dict.fromkeys(f"{profile}:fact:{pid}" for g in gold for pid in g.ptkb_ids))
         attributes: dict[str, Any] = {"ikat_topic": topic.number, "year": ikat_set.year, "split": ikat_set.split}
         if "-" in topic.number:
             attributes["conversation_seed"] = topic.number.split("-")[0]
-        emit(
+        self.emit(
             ProfileCreated(
                 profile_id=profile,
                 dataset=ikat_set.dataset,
@@ -439,9 +490,8 @@ def _set_events(
                 attributes=attributes,
             )
         )
-        texts = dict(topic.ptkb)
         for ptkb_id, text in topic.ptkb:
-            emit(
+            self.emit(
                 FactRecorded(
                     fact_id=f"{profile}:fact:{ptkb_id}",
                     profile_id=profile,
@@ -451,62 +501,64 @@ def _set_events(
                     metadata={"ptkb_id": ptkb_id},
                 )
             )
-        topic_id = f"{profile}:topic"
-        emit(TopicPlanned(topic_id=topic_id, profile_id=profile, title=topic.title, fact_ids=concerned))
+        self.emit(TopicPlanned(topic_id=f"{profile}:topic", profile_id=profile, title=topic.title, fact_ids=concerned))
 
-        session_ordinal = 0
-        last_history_turn: str | None = None
-        if topic.ptkb:
-            ptkb_session = f"{profile}:ptkb"
-            emit(
-                SessionStarted(
+    def _ptkb_session(self, topic: _Topic, profile: str) -> str | None:
+        """Session 0: the user states each PTKB statement verbatim; returns its last turn id (None without PTKB)."""
+        if not topic.ptkb:
+            return None
+        ptkb_session = f"{profile}:ptkb"
+        self.emit(
+            SessionStarted(
+                session_id=ptkb_session,
+                profile_id=profile,
+                ordinal=0,
+                metadata={
+                    "kind": "ptkb",
+                    "synthetic": True,
+                    "note": "the user states each PTKB statement verbatim, in PTKB order",
+                },
+            )
+        )
+        for ordinal, (ptkb_id, text) in enumerate(topic.ptkb):
+            self.emit(
+                TurnAppended(
+                    turn_id=f"{ptkb_session}:{ptkb_id}",
                     session_id=ptkb_session,
-                    profile_id=profile,
-                    ordinal=0,
-                    metadata={
-                        "kind": "ptkb",
-                        "synthetic": True,
-                        "note": "the user states each PTKB statement verbatim, in PTKB order",
-                    },
+                    ordinal=ordinal,
+                    role="user",
+                    text=text,
+                    metadata={"ptkb_id": ptkb_id},
                 )
             )
-            for ordinal, (ptkb_id, text) in enumerate(topic.ptkb):
-                emit(
-                    TurnAppended(
-                        turn_id=f"{ptkb_session}:{ptkb_id}",
-                        session_id=ptkb_session,
-                        ordinal=ordinal,
-                        role="user",
-                        text=text,
-                        metadata={"ptkb_id": ptkb_id},
-                    )
-                )
-            for ptkb_id, _ in topic.ptkb:
-                emit(FactDisclosed(fact_id=f"{profile}:fact:{ptkb_id}", turn_id=f"{ptkb_session}:{ptkb_id}"))
-            last_history_turn = f"{ptkb_session}:{topic.ptkb[-1][0]}"
-            session_ordinal = 1
-            counts["sessions"] += 1
-            counts["turn_events"] += len(topic.ptkb)
-            counts["fact_disclosures"] += len(topic.ptkb)
+        for ptkb_id, _ in topic.ptkb:
+            self.emit(FactDisclosed(fact_id=f"{profile}:fact:{ptkb_id}", turn_id=f"{ptkb_session}:{ptkb_id}"))
+        self.counts["sessions"] += 1
+        self.counts["turn_events"] += len(topic.ptkb)
+        self.counts["fact_disclosures"] += len(topic.ptkb)
+        return f"{ptkb_session}:{topic.ptkb[-1][0]}"
 
+    def _conversation(
+        self, topic: _Topic, profile: str, ordinal: int, last_history_turn: str | None, gold: list[_TopicGold]
+    ) -> str:
+        """The conversation session (user utterance + canonical response per turn); sets each turn's cut-off."""
         conv = f"{profile}:conv"
-        emit(
+        self.emit(
             SessionStarted(
                 session_id=conv,
                 profile_id=profile,
-                ordinal=session_ordinal,
-                topic_id=topic_id,
+                ordinal=ordinal,
+                topic_id=f"{profile}:topic",
                 metadata={"kind": "conversation"},
             )
         )
-        counts["sessions"] += 1
-        asked_after: list[str | None] = []
-        for index, turn in enumerate(topic.turns):
-            asked_after.append(last_history_turn)
+        self.counts["sessions"] += 1
+        for index, (turn, turn_gold) in enumerate(zip(topic.turns, gold, strict=True)):
+            turn_gold.asked_after = last_history_turn
             meta: dict[str, Any] = {"ikat_turn_id": turn.number}
             if turn.resolved is not None:
                 meta["resolved_utterance"] = turn.resolved
-            emit(
+            self.emit(
                 TurnAppended(
                     turn_id=f"{conv}:{turn.number}:user",
                     session_id=conv,
@@ -521,7 +573,7 @@ def _set_events(
                 # the item of this turn (made below) has this response as its reference answer: the public
                 # history of the next turns, but gold for that item (served only with the API token)
                 answer_meta[REFERENCE_ANSWER_OF] = f"{profile}:item:{turn.number}"
-            emit(
+            self.emit(
                 TurnAppended(
                     turn_id=f"{conv}:{turn.number}:assistant",
                     session_id=conv,
@@ -532,112 +584,134 @@ def _set_events(
                 )
             )
             last_history_turn = f"{conv}:{turn.number}:assistant"
-            counts["turn_events"] += 2
+            self.counts["turn_events"] += 2
+        return conv
 
-        topic_qrels = {name: q.get(topic.number, {}) for name, q in set_qrels.items()}
+    def _check_qrels(self, topic: _Topic, topic_qrels: dict[str, dict[int, dict[str, int]]]) -> None:
+        texts = dict(topic.ptkb)
         turn_numbers = {turn.number for turn in topic.turns}
         for name, by_turn in topic_qrels.items():
             for turn_no, grades in by_turn.items():
                 bad = sorted(set(grades) - set(texts))
                 if turn_no not in turn_numbers:
-                    warnings.append(f"{name}: {topic.number}_{turn_no}: no such turn in {file}")
+                    self.warnings.append(f"{name}: {topic.number}_{turn_no}: no such turn in {self.file}")
                 elif bad:
-                    warnings.append(f"{name}: {topic.number}_{turn_no}: PTKB ids {bad} not in the topic's PTKB")
+                    self.warnings.append(f"{name}: {topic.number}_{turn_no}: PTKB ids {bad} not in the topic's PTKB")
 
-        for turn, (ptkb_ids, unresolved), after in zip(topic.turns, gold, asked_after, strict=True):
-            if turn.ptkb_refs:
-                counts["turns_with_gold_ptkb"] += 1
-            counts["gold_ptkb_links"] += len(ptkb_ids)
-            counts["unresolved_ptkb_links"] += len(unresolved)
-            provenance = list(dict.fromkeys(turn.provenance))
-            if turn.provenance:
-                counts["turns_with_passage_provenance"] += 1
-            counts["passage_provenance_links"] += len(turn.provenance)
-            if len(provenance) < len(turn.provenance):
-                warnings.append(
-                    f"{file}: topic {topic.number} turn {turn.number}: {turn.provenance_field} lists "
-                    "an id twice (raw list kept in metadata, counted once in spans)"
-                )
-            turn_qrels = {name: by_turn[turn.number] for name, by_turn in topic_qrels.items() if turn.number in by_turn}
-            for name in turn_qrels:
-                counts[f"{name}_turns"] += 1
-            if not (turn.ptkb_refs or turn.provenance):
-                for name in turn_qrels:
-                    warnings.append(
-                        f"{name}: {topic.number}_{turn.number}: judged turn has no gold provenance, "
-                        "so no item carries its judgements"
-                    )
+    def _spans(self, topic: _Topic, turn: _Turn, provenance: list[str]) -> tuple[list[KnowledgeSpan], list[str]]:
+        """Whole-passage spans for the provenance ids that have text, and the ids that have none."""
+        spans: list[KnowledgeSpan] = []
+        without_text: list[str] = []
+        passages = self.ikat_set.passages
+        if not passages:
+            return spans, without_text
+        for key in provenance:
+            passage = passages.get(key)
+            if passage is None:
+                without_text.append(key)
                 continue
-            spans: list[KnowledgeSpan] = []
-            without_text: list[str] = []
-            if ikat_set.passages:
-                for key in provenance:
-                    passage = ikat_set.passages.get(key)
-                    if passage is None:
-                        without_text.append(key)
-                        continue
-                    spans.append(
-                        KnowledgeSpan(doc_id=passage["doc_id"], start_line=1, end_line=line_count(passage["text"]))
-                    )
-                if without_text:
-                    counts["provenance_links_without_text"] += len(without_text)
-                    warnings.append(
-                        f"{file}: topic {topic.number} turn {turn.number}: provenance {without_text} "
-                        f"has no text in {ikat_set.psg_path.name if ikat_set.psg_path else '-'}"
-                    )
-            counts["spans"] += len(spans)
-            fact_ids = [f"{profile}:fact:{pid}" for pid in ptkb_ids]
-            item_id = f"{profile}:item:{turn.number}"
-            metadata: dict[str, Any] = {
-                "ikat_topic": topic.number,
-                "ikat_turn_id": turn.number,
-                "asked_in_turn_id": f"{conv}:{turn.number}:user",
-                "asked_after_turn_id": after,
-                "resolved_utterance": turn.resolved,
-                turn.ptkb_field: turn.ptkb_refs,
-                turn.provenance_field: turn.provenance,
-            }
-            if unresolved:
-                metadata["unresolved_ptkbs"] = unresolved
-            if without_text:
-                metadata["provenance_without_text"] = without_text
-            for name, grades in turn_qrels.items():
-                metadata[name] = grades
-            labels = []
-            if fact_ids:
-                labels.append("personalized")
-            if len(fact_ids) > 1:
-                labels.append("multi_fact")
-            if turn.provenance:
-                labels.append("grounded")
-            if turn.resolved is not None and turn.resolved.strip() and turn.resolved.strip() != turn.utterance.strip():
-                labels.append("context_dependent")
-            emit(
-                ItemCreated(
-                    item_id=item_id,
-                    profile_id=profile,
-                    dataset=ikat_set.dataset,
-                    question=turn.utterance,
-                    reference_answer=turn.response,
-                    support_doc_ids=list(dict.fromkeys(span.doc_id for span in spans)),
-                    labels=labels,
-                    metadata=metadata,
-                )
+            spans.append(KnowledgeSpan(doc_id=passage["doc_id"], start_line=1, end_line=line_count(passage["text"])))
+        if without_text:
+            self.counts["provenance_links_without_text"] += len(without_text)
+            psg_name = self.ikat_set.psg_path.name if self.ikat_set.psg_path else "-"
+            self.warnings.append(
+                f"{self.file}: topic {topic.number} turn {turn.number}: provenance {without_text} "
+                f"has no text in {psg_name}"
             )
-            emit(
-                RequirementMapped(
-                    requirement_id=f"{item_id}:r0",
-                    item_id=item_id,
-                    ordinal=0,
-                    text=_requirement_text(turn, [texts[pid] for pid in ptkb_ids], len(provenance)),
-                    turn_ids=[f"{profile}:ptkb:{pid}" for pid in ptkb_ids],
-                    fact_ids=fact_ids,
-                    session_ids=[f"{profile}:ptkb"] if fact_ids else [],
-                    spans=spans,
-                )
+        return spans, without_text
+
+    def _item(
+        self,
+        topic: _Topic,
+        profile: str,
+        conv: str,
+        turn: _Turn,
+        gold: _TopicGold,
+        topic_qrels: dict[str, dict[int, dict[str, int]]],
+    ) -> None:
+        """The Item and Requirement of a turn with gold provenance; a judged turn without any is a warning."""
+        counts = self.counts
+        if turn.ptkb_refs:
+            counts["turns_with_gold_ptkb"] += 1
+        counts["gold_ptkb_links"] += len(gold.ptkb_ids)
+        counts["unresolved_ptkb_links"] += len(gold.unresolved)
+        provenance = list(dict.fromkeys(turn.provenance))
+        if turn.provenance:
+            counts["turns_with_passage_provenance"] += 1
+        counts["passage_provenance_links"] += len(turn.provenance)
+        if len(provenance) < len(turn.provenance):
+            self.warnings.append(
+                f"{self.file}: topic {topic.number} turn {turn.number}: {turn.provenance_field} lists "
+                "an id twice (raw list kept in metadata, counted once in spans)"
             )
-            counts["items"] += 1
-    return counts
+        turn_qrels = {name: by_turn[turn.number] for name, by_turn in topic_qrels.items() if turn.number in by_turn}
+        for name in turn_qrels:
+            counts[f"{name}_turns"] += 1
+        if not (turn.ptkb_refs or turn.provenance):
+            for name in turn_qrels:
+                self.warnings.append(
+                    f"{name}: {topic.number}_{turn.number}: judged turn has no gold provenance, "
+                    "so no item carries its judgements"
+                )
+            return
+        spans, without_text = self._spans(topic, turn, provenance)
+        counts["spans"] += len(spans)
+        fact_ids = [f"{profile}:fact:{pid}" for pid in gold.ptkb_ids]
+        item_id = f"{profile}:item:{turn.number}"
+        metadata: dict[str, Any] = {
+            "ikat_topic": topic.number,
+            "ikat_turn_id": turn.number,
+            "asked_in_turn_id": f"{conv}:{turn.number}:user",
+            "asked_after_turn_id": gold.asked_after,
+            "resolved_utterance": turn.resolved,
+            turn.ptkb_field: turn.ptkb_refs,
+            turn.provenance_field: turn.provenance,
+        }
+        if gold.unresolved:
+            metadata["unresolved_ptkbs"] = gold.unresolved
+        if without_text:
+            metadata["provenance_without_text"] = without_text
+        for name, grades in turn_qrels.items():
+            metadata[name] = grades
+        texts = dict(topic.ptkb)
+        self.emit(
+            ItemCreated(
+                item_id=item_id,
+                profile_id=profile,
+                dataset=self.ikat_set.dataset,
+                question=turn.utterance,
+                reference_answer=turn.response,
+                support_doc_ids=list(dict.fromkeys(span.doc_id for span in spans)),
+                labels=_item_labels(turn, fact_ids),
+                metadata=metadata,
+            )
+        )
+        self.emit(
+            RequirementMapped(
+                requirement_id=f"{item_id}:r0",
+                item_id=item_id,
+                ordinal=0,
+                text=_requirement_text(turn, [texts[pid] for pid in gold.ptkb_ids], len(provenance)),
+                turn_ids=[f"{profile}:ptkb:{pid}" for pid in gold.ptkb_ids],
+                fact_ids=fact_ids,
+                session_ids=[f"{profile}:ptkb"] if fact_ids else [],
+                spans=spans,
+            )
+        )
+        counts["items"] += 1
+
+
+def _item_labels(turn: _Turn, fact_ids: list[str]) -> list[str]:
+    labels = []
+    if fact_ids:
+        labels.append("personalized")
+    if len(fact_ids) > 1:
+        labels.append("multi_fact")
+    if turn.provenance:
+        labels.append("grounded")
+    if turn.resolved is not None and turn.resolved.strip() and turn.resolved.strip() != turn.utterance.strip():
+        labels.append("context_dependent")
+    return labels
 
 
 def _requirement_text(turn: _Turn, statements: list[str], n_passages: int) -> str:
