@@ -13,8 +13,14 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from agents.metrics.bootstrap import Interval, cluster_index, multiplicities, percentile_interval
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from agents.metrics.bootstrap import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    Interval,
+    cluster_index,
+    multiplicities,
+    percentile_interval,
+)
 
 # pe within this distance of 1 counts as 1 (floating sums of shares)
 _PE_ONE = 1e-12

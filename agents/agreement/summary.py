@@ -20,8 +20,8 @@ from pydantic import BaseModel
 from agents.agreement.kappa import Agreement, kappa_with_interval
 from agents.agreement.panel import PANEL_KEY
 from agents.metrics.attempts import RunRecord
+from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.metrics.comparison import MIN_INFORMATIVE_CLUSTERS
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
 
 # The adjudication page (behind the API token); a disagreement links to it with `?attempt=<attempt id>`.

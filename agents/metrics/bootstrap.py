@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+# PROTOCOL.md's bootstrap settings; the run record stores them (agents/runs/record.py reads them from here)
+BOOTSTRAP_SEED = 20261014
+BOOTSTRAP_RESAMPLES = 20_000
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,14 @@ import numpy as np
 from pydantic import BaseModel
 
 from agents.metrics.attempts import AttemptMetrics
-from agents.metrics.bootstrap import Interval, cluster_bootstrap, cluster_bootstrap_mean
+from agents.metrics.bootstrap import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    Interval,
+    cluster_bootstrap,
+    cluster_bootstrap_mean,
+)
 from agents.prompts.judging import QUALITY_DIMENSIONS
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 Pair = tuple[AttemptMetrics, AttemptMetrics]
 

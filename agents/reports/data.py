@@ -13,10 +13,10 @@ from neo4j import Driver
 from agents.llm.error_text import ERROR_LINE_CHARS
 from agents.llm.settings import role_carries_gold
 from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
+from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.metrics.comparison import GROUPINGS, compare, overall_gains, pair_rows
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
 from agents.reports.sections import SectionContext, collect_sections
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
 

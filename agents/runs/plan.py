@@ -18,8 +18,8 @@ from agents.answerer import Budget
 from agents.judging.registry import selected as selected_judges
 from agents.llm.roles import LLMRoles
 from agents.methods.registry import MethodSpec
+from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.prompts.registry import PromptSet
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
 from graph.hashing import canonical_json, text_sha256

@@ -11,9 +11,6 @@ from neo4j import Driver
 from graph.cypher_files import load_cypher
 from graph.version import project_version
 
-BOOTSTRAP_SEED = 20261014
-BOOTSTRAP_RESAMPLES = 20_000
-
 _LIBRARIES = ("neo4j", "openai", "pydantic", "pydantic-settings", "numpy", "sentence-transformers", "onnxruntime")
 
 

@@ -7,9 +7,9 @@ from html import escape
 from typing import Any
 
 from agents.agreement.summary import HUMAN, load_attempt_verdicts, summarise_agreement
+from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.reports.html import _pct, node_link
 from agents.reports.sections import ReportSection, SectionContext, register_section
-from agents.runs.record import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 
 # Disagreements listed per run (all are counted).
 LISTED_DISAGREEMENTS = 200
