@@ -149,3 +149,15 @@ def test_a_registered_toy_judge_is_planned_run_recorded_and_counted(
         kinds = {rec["k"] for rec in session.run("MATCH (j:Judgment) WHERE j.attempt_id STARTS WITH $r "
                                                   "RETURN DISTINCT j.kind AS k", r=plan.runs[0].run_id)}
     assert kinds == {"accuracy", "toy_brevity"}
+
+
+def test_the_premise_section_lists_the_judges_that_name_it_not_a_fixed_list(toy: ToyJudge) -> None:
+    from agents.reports.sections.premise_judges import section_judges
+
+    assert [j.name for j in section_judges()] == ["abstention", "gotcha"]
+    type(toy).report_section = "premise_judges"  # a judge joins the section by declaring it
+    try:
+        assert [j.name for j in section_judges()] == ["abstention", "gotcha", "toy_brevity"]
+    finally:
+        type(toy).report_section = None
+    assert "toy_brevity" not in [j.name for j in section_judges()]

@@ -46,6 +46,8 @@ class Judge:
     gives_accuracy: ClassVar[bool] = False
     # True: it only applies to attempts whose accuracy verdict is known (see `applies`)
     needs_accuracy: ClassVar[bool] = False
+    # the report section (agents/reports/sections) that lists its verdicts beyond the metric rows, if any
+    report_section: ClassVar[str | None] = None
 
     def templates(self) -> tuple[PromptTemplate, ...]:
         """Its built-in prompts, one per verdict kind, named `prompt_name_for(kind)`."""

@@ -43,6 +43,7 @@ class BinaryLabelJudge(Judge):
 
     verdict_kind = "verdict"
     system_template: ClassVar[PromptTemplate]
+    report_section: ClassVar[str | None] = "premise_judges"
     user_template: ClassVar[PromptTemplate]
 
     def templates(self) -> tuple[PromptTemplate, ...]:

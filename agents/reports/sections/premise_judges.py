@@ -1,32 +1,45 @@
-"""Report section: abstention (flawed-premise) and gotcha verdicts per run (LongMemEval-V2 style binary labels)
-and which judge prompts were the verbatim published ones, verified by their pinned SHA-256
-(agents/prompts/pins.py). Only counts and hashes: no rationale (gold) enters the report."""
+"""Report section: the verdicts of every registered judge that names this section as its `report_section`
+(the binary-label judges: abstention (flawed-premise) and gotcha, LongMemEval-V2 style) per run, and which of
+their prompts were the verbatim published ones, verified by their pinned SHA-256 (agents/prompts/pins.py). Only
+counts and hashes: no rationale (gold) enters the report."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
+from agents.judging.base import Judge
+from agents.judging.registry import JUDGES
 from agents.prompts.pins import verbatim_prompts
 from agents.reports.sections import ReportSection, SectionContext, register_section
 from graph.cypher_files import load_cypher
 
-KINDS = ("abstention", "gotcha")
+SECTION = "premise_judges"
+
+
+def section_judges() -> list[Judge]:
+    """The registered judges this section lists, in registry order."""
+    return [judge for judge in JUDGES.values() if judge.report_section == SECTION]
 
 
 def collect(context: SectionContext) -> dict[str, Any] | None:
+    judges = section_judges()
+    kinds = [kind for judge in judges for kind in judge.kinds()]
+    prompt_names = {name for judge in judges for name in judge.recorded_prompt_names()}
+    if not kinds:
+        return None
     runs: list[dict[str, Any]] = []
     for record in context.records:
         with context.driver.session(database=context.database) as session:
             counts = [
                 dict(r)
-                for r in session.run(load_cypher("agents/premise_judgments"), run_id=record.run_id, kinds=list(KINDS))
+                for r in session.run(load_cypher("agents/premise_judgments"), run_id=record.run_id, kinds=kinds)
             ]
         verbatim = verbatim_prompts(record.prompt_hashes)
         premise_prompts = {
             name: {"sha256": rec.get("sha256"), "source": "verbatim" if rec.get("verbatim") else "project"}
             for name, rec in sorted(record.prompt_hashes.items())
-            if name.startswith(("judge_abstention", "judge_gotcha"))
+            if name in prompt_names
         }
         if counts or verbatim:
             runs.append(
@@ -102,7 +115,7 @@ def render_markdown(data: dict[str, Any], report: dict[str, Any]) -> list[str]:
 
 register_section(
     ReportSection(
-        name="premise_judges",
+        name=SECTION,
         title="Abstention and gotcha judges",
         order=60,
         collect=collect,
