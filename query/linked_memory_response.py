@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from graph.cypher_files import load_cypher
 from query.memory_channels import MemoryChannels, RankedCard
+from query.recipes import Recipe
 from query.results import MemoryHit
 from query.tokens import WORDPIECE, TokenCounter, WordPieceCounter, count_tokens, longest_fitting_prefix
 
@@ -102,9 +103,10 @@ def note_links(channels: MemoryChannels, memory_ids: list[str]) -> dict[str, lis
     return out
 
 
-# recipe name -> how its memory response is shaped (recipes not named here return the top k cards)
-RESPONSES: dict[str, LinkExpandedResponse] = {"AMEM": LinkExpandedResponse()}
+# a recipe's `memory_response` -> how its memory response is shaped ("top_k": the top k cards, no shaper)
+RESPONSES: dict[str, LinkExpandedResponse] = {"link_expanded": LinkExpandedResponse()}
 
 
-def memory_response(recipe_name: str) -> LinkExpandedResponse | None:
-    return RESPONSES.get(recipe_name)
+def memory_response(recipe: Recipe) -> LinkExpandedResponse | None:
+    """The shaper the recipe declares (None: its top k cards are the response)."""
+    return RESPONSES.get(recipe.memory_response)

@@ -19,6 +19,7 @@ from query.errors import UnknownRecipeError
 
 KnowledgeChannel = Literal["semantic", "keyword", "memory_linked"]
 MemoryChannel = Literal["semantic", "keyword"]
+MemoryResponse = Literal["top_k", "link_expanded"]
 
 DEFAULT_KAPPA = 60.0
 
@@ -47,6 +48,9 @@ class Recipe(BaseModel):
     sdk_ranking: bool = False
     # Length of the memory-linked candidate list L_mem (the round robin stops when it is full).
     linked_budget: int = Field(default=20, ge=1)
+    # How a memory response is shaped: the top k cards, or (A-MEM's) the top k expanded through the notes' links
+    # and capped in tokens (query.linked_memory_response)
+    memory_response: MemoryResponse = "top_k"
 
     @model_validator(mode="after")
     def _consistent(self) -> Recipe:
@@ -54,6 +58,8 @@ class Recipe(BaseModel):
             raise ValueError(f"recipe {self.name}: the memory_linked channel needs memory_channels to rank cards")
         if self.return_memories and not self.memory_channels:
             raise ValueError(f"recipe {self.name}: returning memories needs memory_channels")
+        if self.memory_response != "top_k" and not self.return_memories:
+            raise ValueError(f"recipe {self.name}: a {self.memory_response} memory response needs return_memories")
         if len(set(self.knowledge_channels)) != len(self.knowledge_channels):
             raise ValueError(f"recipe {self.name}: a knowledge channel is listed twice")
         return self
@@ -158,6 +164,7 @@ AMEM = Recipe(
     memory_channels=("semantic",),
     return_memories=True,
     memory_system="amem",
+    memory_response="link_expanded",
 )
 
 RECIPES: dict[str, Recipe] = {

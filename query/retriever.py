@@ -318,7 +318,7 @@ class Retriever:
             documents = self._documents(recipe, lists, k, vector, timings, notes)
 
         memories: list[MemoryHit] = []
-        shaped = memory_response(recipe.name) if max_k == MAX_K else None
+        shaped = memory_response(recipe) if max_k == MAX_K else None
         if recipe.return_memories and shaped is not None:
             memories = shaped.respond(
                 self.memory,

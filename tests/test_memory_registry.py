@@ -179,3 +179,25 @@ def test_pair_build_resumes_without_duplicates_and_refuses_foreign_turns(sample_
 def test_build_context_defaults() -> None:
     ctx = BuildContext(store=None)  # type: ignore[arg-type]
     assert ctx.llm is None and ctx.options == {}
+
+
+def test_every_registered_system_searches_with_a_recipe_over_its_own_memories() -> None:
+    from agents.memory.registry import memory_system_names
+    from query.recipes import RECIPES
+
+    for name in memory_system_names():
+        cls = get_memory_system(name)
+        recipe = RECIPES.get(cls.search_recipe)
+        assert recipe is not None, f"{name}: search_recipe {cls.search_recipe!r} is not a recipe"
+        assert recipe.memory_system == name, f"{name}: {recipe.name} ranks the memories of {recipe.memory_system}"
+        assert recipe.return_memories, f"{name}: {recipe.name} returns no memories"
+
+
+def test_the_recipe_declares_its_memory_response_shape() -> None:
+    from query.linked_memory_response import LinkExpandedResponse, memory_response
+    from query.recipes import RECIPES
+
+    shaped = {name for name, recipe in RECIPES.items() if isinstance(memory_response(recipe), LinkExpandedResponse)}
+    assert shaped == {"AMEM"}
+    renamed = RECIPES["AMEM"].model_copy(update={"name": "AMEM_COPY"})
+    assert isinstance(memory_response(renamed), LinkExpandedResponse)  # the shape follows the field, not the name
