@@ -46,9 +46,7 @@ def _client(
 ) -> tuple[LLMClient, UsageLedger]:
     settings = load_role_settings("judge", base_url=fake.base_url, model="m", timeout_s=30.0, **overrides)
     ledger = UsageLedger()
-    client = LLMClient(
-        settings, cache=cache, ledger=ledger, cache_mode="use" if cache else "off", sleep=slept.append
-    )
+    client = LLMClient(settings, cache=cache, ledger=ledger, cache_mode="use" if cache else "off", sleep=slept.append)
     return client, ledger
 
 

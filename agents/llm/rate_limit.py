@@ -94,6 +94,7 @@ class EndpointLimiter:
         self._changed = threading.Condition()
         self._in_flight = 0
         self._waiting = 0  # threads waiting for a free slot
+        self._watchers = 0  # threads in wait_until
         self._started: deque[float] = deque()  # start times of the requests of the last window
         self.most_in_flight = 0  # the highest number of requests in flight seen (for benches and tests)
 
@@ -119,7 +120,16 @@ class EndpointLimiter:
         """Wait until `predicate(self)` holds (True) or `bound_s` passed (False): for tests and benches that
         need a known state (e.g. "3 threads waiting"), checked whenever a slot is taken, freed or waited for."""
         with self._changed:
-            return self._changed.wait_for(lambda: predicate(self), timeout=bound_s)
+            self._watchers += 1
+            try:
+                return self._changed.wait_for(lambda: predicate(self), timeout=bound_s)
+            finally:
+                self._watchers -= 1
+
+    def _notify(self) -> None:
+        """Wake the threads waiting for a slot or for a state (the lock is held); none waiting: nothing to do."""
+        if self._waiting or self._watchers:
+            self._changed.notify_all()
 
     @contextmanager
     def slot(self, stop: threading.Event | None = None) -> Iterator[float]:
@@ -130,7 +140,7 @@ class EndpointLimiter:
         with self._changed:
             if self._in_flight >= self.concurrency:
                 self._waiting += 1
-                self._changed.notify_all()
+                self._notify()
                 try:
                     while self._in_flight >= self.concurrency:
                         if stop.is_set():
@@ -142,7 +152,7 @@ class EndpointLimiter:
                     self._waiting -= 1
             self._in_flight += 1
             self.most_in_flight = max(self.most_in_flight, self._in_flight)
-            self._changed.notify_all()
+            self._notify()
         try:
             self._wait_for_the_window(stop)
             waited = max(0.0, self._clock() - started)
@@ -150,7 +160,7 @@ class EndpointLimiter:
         finally:
             with self._changed:
                 self._in_flight -= 1
-                self._changed.notify_all()
+                self._notify()
 
     def _wait_for_the_window(self, stop: threading.Event) -> None:
         while True:
