@@ -206,3 +206,17 @@ def test_the_prefix_hit_rate_is_unknown_when_the_endpoint_does_not_say(fake: Fak
     client.chat([{"role": "system", "content": SYSTEM}, {"role": "user", "content": "r"}])
     usage = ledger.as_dict()["judge"]
     assert usage["prefix_prompt_tokens"] == 0 and prefix_hit_rate(usage) is None
+
+
+def test_the_limits_are_read_from_colabench_toml_and_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "colabench.toml"
+    config.write_text(
+        '[llm]\nendpoint_rpm = 30\nretry_jitter = "decorrelated"\n\n[llm.judge]\nendpoint_concurrency = 3\n'
+    )
+    monkeypatch.setenv("COLABENCH_CONFIG", str(config))
+    monkeypatch.setenv("COLABENCH_LLM_ANSWERER_RETRY_SEED", "11")
+    judge, answerer = load_role_settings("judge"), load_role_settings("answerer")
+    assert (judge.endpoint_rpm, judge.endpoint_concurrency, judge.retry_jitter) == (30, 3, "decorrelated")
+    assert (answerer.endpoint_concurrency, answerer.retry_seed) == (8, 11)
