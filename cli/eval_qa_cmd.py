@@ -103,6 +103,10 @@ def qa(
             if report is not None:
                 write_qa_report(store, report)
         print_outcome(outcome)
+        from agents.llm.traffic import traffic_lines
+
+        for line in traffic_lines(roles.total_usage()):
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             payload: dict[str, Any] = {

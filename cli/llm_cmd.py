@@ -40,6 +40,9 @@ def settings_lines(roles: tuple[str, ...], load: Any, general: Any) -> list[str]
             f"seed {s.seed if s.seed is not None else '-'}"
         )
         lines.append(f"  requests  timeout {s.timeout_s:g} s, concurrency {s.concurrency}, retries {s.max_retries}")
+        rpm = f"{s.endpoint_rpm}/min" if s.endpoint_rpm else "no per-minute limit"
+        lines.append(f"  endpoint  {s.endpoint_concurrency} in flight, {rpm} (over every role of this URL + key)")
+        lines.append(f"  retry     {s.retry_jitter} jitter, {s.retry_base_s:g} s base, at most {s.retry_max_s:g} s")
         lines.append(f"  output    {s.structured_mode}, key {'set' if s.resolved_api_key() != 'no-key' else 'none'}")
     namespace = general.cache_namespace or "none (set COLABENCH_LLM_CACHE_NAMESPACE per endpoint setup)"
     lines.append(f"response cache: {general.cache_path}")

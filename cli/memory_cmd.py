@@ -100,6 +100,11 @@ def build(
         if value or (name == "pairs_built" and cls.needs_llm) or name == "memories_added":
             table.add_row(name.replace("_", " "), f"{value:,}")
     console.print(table)
+    if roles is not None:
+        from agents.llm.traffic import traffic_lines
+
+        for line in traffic_lines(roles.total_usage()):
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
     if not live.get(cls.name):
         err_console.print(
             f"[red]no memories[/]: {cls.name} holds no live memory for the {len(profiles)} profile(s) after the "

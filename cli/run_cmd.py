@@ -333,6 +333,10 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
         f"{total.get('tokens_in', 0):,} tokens in / {total.get('tokens_out', 0):,} out, "
         + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
     )
+    from agents.llm.traffic import traffic_lines
+
+    for line in traffic_lines(outcome.usage):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
     if total.get("calls", 0) and not total.get("endpoint_requests", 0):
         console.print(
             f"[yellow]note:[/] every reply came from the response cache ({cache}): nothing was sent to the "

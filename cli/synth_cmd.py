@@ -122,6 +122,14 @@ def _synthesize(stages: list[str], **options: Any) -> None:
                     + f"; LLM calls {usage['calls']} ({usage['endpoint_requests']} sent), "
                     f"tokens {usage['tokens_in']:,} in / {usage['tokens_out']:,} out"
                 )
+            from agents.llm.accounting import UsageLedger
+            from agents.llm.traffic import traffic_lines
+
+            spent = UsageLedger()
+            for result in results:
+                spent.merge(UsageLedger.from_dict(result["usage"]))
+            for line in traffic_lines(spent.as_dict()):
+                console.print(line, highlight=False, markup=False, soft_wrap=True)
             _export_and_report(
                 store, config.dataset, options["out"] or _default_out(config.dataset), options["documents"]
             )

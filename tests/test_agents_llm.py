@@ -152,16 +152,6 @@ def test_429_500_timeout_and_malformed_body_are_retried(fake: FakeOpenAI, tmp_pa
     assert (usage["endpoint_requests"], usage["retries"], usage["calls"]) == (5, 4, 1)
 
 
-def test_retry_after_header_sets_the_backoff(fake: FakeOpenAI, tmp_path: Path) -> None:
-    slept: list[float] = []
-    settings = load_role_settings("judge", base_url=fake.base_url, model="m", retry_base_s=5.0, retry_max_s=30.0)
-    client = LLMClient(settings, cache=None, ledger=UsageLedger(), cache_mode="off", sleep=slept.append)
-    fake.inject(Fault.rate_limit(retry_after=2.5), Fault.server_error())
-    client.chat([{"role": "user", "content": "x"}])
-    assert slept[0] == 2.5
-    assert 2.5 <= slept[1] <= 10.0  # exponential: base 5 s x 2 for the second retry, jittered by 0.5-1.0
-
-
 def test_client_errors_are_not_retried(fake: FakeOpenAI, tmp_path: Path) -> None:
     client, ledger = _client(fake, tmp_path, max_retries=5)
     fake.inject(Fault.http(400))

@@ -83,7 +83,7 @@ def item_of(body: dict[str, Any]) -> str:
     """Which item a request is about, from its request text only (histories and documents mention others)."""
     text = str(body["messages"][1]["content"])
     if "## Request" in text:
-        text = text.split("## Request", 1)[1].split("## The user's", 1)[0]
+        text = text.split("## Request", 1)[1].split("\n## ", 1)[0]
     for item_id, needle in QUESTIONS.items():
         if needle in text:
             return item_id

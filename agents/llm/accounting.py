@@ -1,4 +1,5 @@
-"""Usage accounting per role: calls, cache hits, endpoint requests, retries, tokens and estimated cost."""
+"""Usage accounting per role: calls, cache hits, endpoint requests, retries, rate limiting, tokens, the
+endpoint's prefix-cache hits and estimated cost."""
 
 from __future__ import annotations
 
@@ -26,13 +27,26 @@ class RoleUsage(BaseModel):
     served_models: dict[str, int] = Field(default_factory=dict)
     # "configured -> served" -> replies whose model name was not the configured model's
     model_mismatches: dict[str, int] = Field(default_factory=dict)
+    # HTTP 429 replies received, seconds slept before retries (Retry-After or backoff), and seconds waited for a
+    # free request slot (the role's and the endpoint's concurrency, the endpoint's requests-per-minute limit).
+    rate_limited: int = 0
+    backoff_wait_s: float = 0.0
+    limiter_wait_s: float = 0.0
+    # The endpoint's prefix cache: prompt tokens of the replies whose usage said how many were cached, and that
+    # many cached tokens. Replies that said nothing are in neither (the hit rate is over replies that said).
+    prefix_prompt_tokens: int = 0
+    prefix_cached_tokens: int = 0
 
     def add(self, other: RoleUsage) -> None:
-        for name in ("calls", "cache_hits", "endpoint_requests", "retries", "invalid_replies"):
+        for name in ("calls", "cache_hits", "endpoint_requests", "retries", "invalid_replies", "rate_limited"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("tokens_in", "tokens_out", "billed_tokens_in", "billed_tokens_out"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("prefix_prompt_tokens", "prefix_cached_tokens"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
         self.seconds += other.seconds
+        self.backoff_wait_s += other.backoff_wait_s
+        self.limiter_wait_s += other.limiter_wait_s
         for name, n in other.served_models.items():
             self.served_models[name] = self.served_models.get(name, 0) + n
         for pair, n in other.model_mismatches.items():
@@ -63,10 +77,12 @@ class UsageLedger:
         seconds: float = 0.0,
         served_model: str | None = None,
         configured_model: str | None = None,
+        prompt_cached_tokens: int | None = None,
     ) -> None:
         """Count one logical call (one reply used), cached or not, and its wall time (retries included);
         `served_model` is the model name an endpoint reply gave, counted as a mismatch when it does not name
-        `configured_model`."""
+        `configured_model`; `prompt_cached_tokens` is how many of its prompt tokens the endpoint's prefix cache
+        held (None: the endpoint did not say)."""
         from agents.llm.served_model import same_model
 
         with self._lock:
@@ -85,6 +101,9 @@ class UsageLedger:
                     usage.model_mismatches[pair] = usage.model_mismatches.get(pair, 0) + 1
             usage.billed_tokens_in += tokens_in
             usage.billed_tokens_out += tokens_out
+            if prompt_cached_tokens is not None:
+                usage.prefix_prompt_tokens += tokens_in
+                usage.prefix_cached_tokens += min(prompt_cached_tokens, tokens_in)
             if price_in_per_mtok is not None and price_out_per_mtok is not None:
                 cost = (tokens_in * price_in_per_mtok + tokens_out * price_out_per_mtok) / 1_000_000
                 usage.cost_usd = (usage.cost_usd or 0.0) + cost
@@ -96,6 +115,18 @@ class UsageLedger:
             usage.endpoint_requests += 1
             if retry:
                 usage.retries += 1
+
+    def record_rate_limited(self, role: str) -> None:
+        """Count one HTTP 429 reply."""
+        with self._lock:
+            self._role(role).rate_limited += 1
+
+    def record_wait(self, role: str, *, backoff_s: float = 0.0, limiter_s: float = 0.0) -> None:
+        """Add seconds slept before a retry (`backoff_s`) or waited for a request slot (`limiter_s`)."""
+        with self._lock:
+            usage = self._role(role)
+            usage.backoff_wait_s += backoff_s
+            usage.limiter_wait_s += limiter_s
 
     def record_invalid(self, role: str) -> None:
         with self._lock:
@@ -134,3 +165,12 @@ class UsageLedger:
     def total_endpoint_requests(self) -> int:
         with self._lock:
             return sum(u.endpoint_requests for u in self._roles.values())
+
+
+def prefix_hit_rate(usage: dict[str, Any] | RoleUsage) -> float | None:
+    """Cached / prompt tokens over the replies whose endpoint said how many were cached; None when none said."""
+    data = usage.model_dump() if isinstance(usage, RoleUsage) else usage
+    prompt = int(data.get("prefix_prompt_tokens") or 0)
+    if prompt <= 0:
+        return None
+    return int(data.get("prefix_cached_tokens") or 0) / prompt

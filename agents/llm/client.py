@@ -1,7 +1,8 @@
 """The one way the project calls an LLM: the openai SDK against any OpenAI-compatible endpoint.
 
 `LLMClient.chat` sends one chat completion (optionally with tools) through the response cache, retrying
-429/5xx/timeouts/malformed replies with exponential backoff (honouring Retry-After). `LLMClient.structured`
+429/5xx/timeouts/malformed replies after jittered waits (at least Retry-After when the endpoint sends one), and
+under the endpoint's concurrency and requests-per-minute limits (agents/llm/rate_limit.py). `LLMClient.structured`
 asks for JSON validated by a pydantic model, through OpenAI `json_schema` output or, for servers without it,
 `json_object` output with the schema in the prompt; an invalid reply is answered with the validation error
 and asked again.
@@ -26,6 +27,7 @@ from agents.llm.cache import ResponseCache, request_key
 from agents.llm.error_text import error_body_head, without_request_text
 from agents.llm.errors import LLMError, LLMInterruptedError, LLMOutputError, LLMRefusedError, LLMUnavailableError
 from agents.llm.exchanges import ExchangeStore
+from agents.llm.rate_limit import Backoff, EndpointLimiter, endpoint_identity
 from agents.llm.settings import CacheMode, LLMRoleSettings, public_url
 from agents.prompts.output import STRUCTURED_REPAIR, json_object_instruction
 
@@ -57,6 +59,8 @@ class ChatReply:
     model: str
     # The hash of this request and reply in the exchange store (None: the client keeps no store).
     exchange: str | None = None
+    # Prompt tokens the endpoint's prefix cache held (None: it did not say, or the reply came from our cache).
+    prompt_cached_tokens: int | None = None
 
     def to_cache(self) -> dict[str, Any]:
         return {
@@ -118,7 +122,8 @@ class _MalformedReplyError(Exception):
 
 
 class LLMClient:
-    """A role's client: settings, the shared cache and ledger, a per-role concurrency limit."""
+    """A role's client: settings, the shared cache and ledger, a per-role concurrency limit and the endpoint's
+    limiter (shared by every client of the endpoint; see LLMRoles)."""
 
     def __init__(
         self,
@@ -132,6 +137,7 @@ class LLMClient:
         cache_namespace: str = "",
         stop: threading.Event | None = None,
         exchanges: ExchangeStore | None = None,
+        limiter: EndpointLimiter | None = None,
     ) -> None:
         settings.require()
         # Every request and reply is kept here (content-addressed); replies carry their exchange hash.
@@ -151,6 +157,12 @@ class LLMClient:
         self._sleep = sleep
         # Shared between clients of one role (see LLMRoles) so the role's concurrency limit holds overall.
         self._slots = slots or threading.BoundedSemaphore(settings.concurrency)
+        self.limiter = limiter or EndpointLimiter(
+            endpoint_identity(settings), settings.endpoint_concurrency, settings.endpoint_rpm
+        )
+        # Retry jitter: one generator per client (seeded by `retry_seed` for reproducible waits).
+        self._rng = random.Random(settings.retry_seed)
+        self._rng_lock = threading.Lock()
         self._client = openai.OpenAI(
             base_url=settings.base_url,
             api_key=settings.resolved_api_key(),
@@ -249,6 +261,7 @@ class LLMClient:
             seconds=time.perf_counter() - started,
             served_model=None if reply.cached else reply.model,
             configured_model=s.model,
+            prompt_cached_tokens=None if reply.cached else reply.prompt_cached_tokens,
         )
         return reply
 
@@ -310,28 +323,43 @@ class LLMClient:
         if self.cache is not None and not reply.cached:
             self.cache.put(reply.request_sha256, model=self.model, role=self.role, response=reply.to_cache())
 
+    def backoff(self) -> Backoff:
+        """The retry waits of one request (each request starts from the base wait again)."""
+        s = self.settings
+        return Backoff(s.retry_jitter, s.retry_base_s, s.retry_max_s, self._rng, self._rng_lock)
+
+    def _wait_before_retry(self, delay: float) -> None:
+        """Sleep `delay` seconds (cut short by `stop`) and count the time waited."""
+        if self._sleep is time.sleep:
+            started = time.perf_counter()
+            interrupted = self.stop.wait(delay)
+            waited = time.perf_counter() - started if interrupted else delay
+        else:
+            self._sleep(delay)
+            waited = delay
+        self.ledger.record_wait(self.role, backoff_s=waited)
+
     def _send_with_retries(self, request: dict[str, Any], key: str) -> ChatReply:
         s = self.settings
         last_problem = ""
         last_retry_after: float | None = None
+        backoff = self.backoff()
         for attempt in range(s.max_retries + 1):
             if attempt:
-                delay = self._backoff(attempt, last_retry_after)
-                if self._sleep is time.sleep:
-                    self.stop.wait(delay)
-                else:
-                    self._sleep(delay)
+                self._wait_before_retry(backoff.delay(attempt, last_retry_after))
             if self.stop.is_set():
                 raise LLMInterruptedError(f"role {self.role!r}: interrupted before the request was sent")
             last_retry_after = None
-            self.ledger.record_request(self.role, retry=attempt > 0)
             try:
-                with self._slots:
+                with self._slot():
+                    self.ledger.record_request(self.role, retry=attempt > 0)
                     return self._send_once(request, key)
             except openai.APIStatusError as exc:
                 said = error_body_head(_response_text(exc), request)
                 _without_request_text(exc, request)
                 status = exc.status_code
+                if status == 429:
+                    self.ledger.record_rate_limited(self.role)
                 if status not in _RETRY_STATUS and status < 500:
                     raise LLMRefusedError(
                         f"role {self.role!r}: {public_url(str(s.base_url))} refused the request for model "
@@ -352,13 +380,16 @@ class LLMClient:
             f"after {s.max_retries + 1} request(s); check the endpoint, or raise max_retries / timeout_s"
         )
 
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        s = self.settings
-        if retry_after is not None:
-            return min(s.retry_max_s, retry_after)
-        delay = min(s.retry_max_s, s.retry_base_s * (2 ** (attempt - 1)))
-        # Jitter spreads concurrent retries so they do not hit a rate limit together again.
-        return delay * (0.5 + random.random() / 2)
+    @contextmanager
+    def _slot(self) -> Iterator[None]:
+        """Hold a slot of the role (its concurrency) and one of the endpoint (its concurrency and per-minute
+        limit), always in this order; the time waited for them is counted."""
+        started = time.perf_counter()
+        with self._slots:
+            role_wait = time.perf_counter() - started
+            with self.limiter.slot(self.stop) as endpoint_wait:
+                self.ledger.record_wait(self.role, limiter_s=role_wait + endpoint_wait)
+                yield
 
     def _send_once(self, request: dict[str, Any], key: str) -> ChatReply:
         params = {k: v for k, v in request.items() if k != "extra_body"}
@@ -377,6 +408,7 @@ class LLMClient:
         ]
         usage = getattr(completion, "usage", None)
         return ChatReply(
+            prompt_cached_tokens=prompt_cached_tokens(completion),
             content=message.content,
             tool_calls=calls,
             finish_reason=choices[0].finish_reason,
@@ -514,6 +546,23 @@ def _response_text(exc: openai.APIStatusError) -> str:
         return str(exc.response.text or "")
     except (AttributeError, UnicodeDecodeError, openai.OpenAIError):
         return ""
+
+
+def prompt_cached_tokens(completion: Any) -> int | None:
+    """How many prompt tokens the endpoint's prefix cache held, as it says: `usage.prompt_tokens_details.
+    cached_tokens` (OpenAI, vLLM, recent llama.cpp), else llama.cpp's `timings.cache_n`, else `tokens_cached`
+    (llama.cpp's own completion fields); None when it says nothing."""
+    usage = getattr(completion, "usage", None)
+    details = getattr(usage, "prompt_tokens_details", None)
+    found = getattr(details, "cached_tokens", None)
+    if found is None:
+        timings = getattr(completion, "timings", None)
+        found = timings.get("cache_n") if isinstance(timings, dict) else getattr(timings, "cache_n", None)
+    if found is None:
+        found = getattr(completion, "tokens_cached", None)
+    if isinstance(found, bool) or not isinstance(found, (int, float)) or found < 0:
+        return None
+    return int(found)
 
 
 def _retry_after(exc: openai.APIStatusError) -> float | None:

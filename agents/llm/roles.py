@@ -1,5 +1,5 @@
-"""`LLMRoles`: the clients of every role for one run or command, sharing one response cache, one exchange store
-and one ledger."""
+"""`LLMRoles`: the clients of every role for one run or command, sharing one response cache, one exchange store,
+one ledger and one limiter per endpoint (roles on the same URL with the same key share it)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from agents.llm.accounting import UsageLedger
 from agents.llm.cache import ResponseCache
 from agents.llm.client import LLMClient
 from agents.llm.exchanges import ExchangeStore
+from agents.llm.rate_limit import EndpointLimiters
 from agents.llm.settings import ROLES, CacheMode, LLMGlobalSettings, LLMRoleSettings, load_role_settings
 
 
@@ -43,6 +44,11 @@ class LLMRoles:
         self._clients: dict[tuple[str, int], LLMClient] = {}
         self._slots = {role: threading.BoundedSemaphore(s.concurrency) for role, s in self.settings.items()}
         self._ledgers: list[UsageLedger] = [self.ledger]
+        # Every configured role's limits are known before the first request: the tightest one of an endpoint holds.
+        self.limiters = EndpointLimiters()
+        for s in self.settings.values():
+            if s.configured:
+                self.limiters.for_settings(s)
 
     def configured(self, role: str) -> bool:
         return self.settings[role].configured
@@ -62,6 +68,7 @@ class LLMRoles:
                 cache_namespace=self.cache_namespace,
                 stop=self.stop,
                 exchanges=self.exchanges,
+                limiter=self.limiters.for_settings(self.settings[role]),
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)
@@ -83,6 +90,7 @@ class LLMRoles:
                 cache_namespace=self.cache_namespace,
                 stop=self.stop,
                 exchanges=self.exchanges,
+                limiter=self.limiters.for_settings(self.settings[role]),
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)

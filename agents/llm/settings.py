@@ -55,7 +55,17 @@ class LLMRoleSettings(BaseSettings):
     structured_mode: StructuredMode = "json_schema"
     max_retries: int = Field(default=6, ge=0, le=50, description="retries on 429/5xx/timeouts/malformed replies")
     retry_base_s: float = Field(default=1.0, ge=0.0)
-    retry_max_s: float = Field(default=60.0, ge=0.0)
+    retry_max_s: float = Field(default=60.0, ge=0.0, description="the longest wait before a retry (Retry-After too)")
+    retry_jitter: Literal["full", "decorrelated"] = Field(
+        default="full", description="how retry waits are spread: full | decorrelated jitter"
+    )
+    retry_seed: int | None = Field(default=None, description="seeds the retry jitter (reproducible waits)")
+    endpoint_concurrency: int = Field(
+        default=8, ge=1, le=1024, description="requests in flight to this endpoint (URL + key), over all roles"
+    )
+    endpoint_rpm: int | None = Field(
+        default=None, ge=1, description="requests per minute to this endpoint (URL + key), over all roles"
+    )
     invalid_output_retries: int = Field(default=2, ge=0, le=10, description="re-asks after an invalid reply")
     seed: int | None = None
     price_in_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million input tokens")

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from agents.prompts.template import PromptTemplate
 
-_REFERENCE = """## Request
+# The sections run from the most shared to the most specific, so that an endpoint's prefix cache holds the
+# system prompt and the user's history (the same for every item of a profile) across calls: then the item's
+# request and grading reference (the same for every method), then what one attempt saw and answered.
+_REFERENCE = """## The user's public conversation history
+$history
+
+## Request
 Asked $asked_at:
 $question
-
-## The user's public conversation history
-$history
 
 ## Reference answer
 $reference_answer
@@ -32,7 +35,7 @@ $answer"""
 
 JUDGE_ACCURACY = PromptTemplate(
     "judge_accuracy",
-    "2",
+    "3",
     """[[system]]
 You grade one answer that an assistant gave to a user's request. You have the grading reference: the user's
 whole public conversation history, the reference answer, the answer requirements (each with the user
@@ -63,12 +66,12 @@ meet; empty when it passes).
 # The blind judge's reference (App. D.2): the grading reference of D.1 and what the searches and reads returned,
 # in one shape for every method (agents/judging/blind_evidence.py); no S(H) block, whose presence and wording
 # identify the method.
-_BLIND_REFERENCE = """## Request
+_BLIND_REFERENCE = """## The user's public conversation history
+$history
+
+## Request
 Asked $asked_at:
 $question
-
-## The user's public conversation history
-$history
 
 ## Reference answer
 $reference_answer
@@ -133,7 +136,7 @@ QUALITY_DIMENSIONS: dict[str, tuple[str, str]] = {
 def _quality_template(dimension: str) -> PromptTemplate:
     title, rubric = QUALITY_DIMENSIONS[dimension]
     return PromptTemplate(
-        f"judge_quality_{dimension}", "3", _QUALITY_FRAME.format(title=title, rubric=rubric) + _BLIND_REFERENCE
+        f"judge_quality_{dimension}", "4", _QUALITY_FRAME.format(title=title, rubric=rubric) + _BLIND_REFERENCE
     )
 
 
@@ -144,7 +147,7 @@ VISIBILITY_LEVELS = ("visible", "partial", "invisible", "uncertain")
 
 JUDGE_ERROR_ANALYSIS = PromptTemplate(
     "judge_error_analysis",
-    "2",
+    "3",
     """[[system]]
 An assistant's answer to a user's request was graded as failed. Find the decisive error and whether the
 evidence needed to avoid it was available to the assistant. The accuracy grade stays as it is.
@@ -170,8 +173,10 @@ uncertainty.
 Reply with a JSON object: main_category, secondary_categories, visibility, rationale (a few sentences citing the
 evidence).
 [[user]]
-Accuracy grader's rationale: $accuracy_rationale
-
 """
-    + _REFERENCE,
+    + _REFERENCE
+    # last: the one part that differs between this judge's calls and the accuracy judge's on the same attempt
+    + """
+
+Accuracy grader's rationale: $accuracy_rationale""",
 )

@@ -8,7 +8,7 @@ from agents.prompts.template import PromptTemplate
 
 JUDGE_MEMORY_INTEGRITY = PromptTemplate(
     "judge_memory_integrity",
-    "1",
+    "2",
     """[[system]]
 You check whether a memory system kept one thing it should have kept. You get one expected memory point (a
 fact about the user that was stated in the conversation) and the list of memories the system stored for this
@@ -24,16 +24,16 @@ Memories about other things neither help nor hurt. If memories conflict, score t
 Reply with a JSON object: reason (one or two sentences naming what was kept and what was missing), score (0,
 1 or 2), cited_memory_ids (the ids of the memories that carry the point; empty when the score is 0).
 [[user]]
-## Expected memory point
-$expected_point
-
 ## Memories the system stored for this user
-$memories""",
+$memories
+
+## Expected memory point
+$expected_point""",
 )
 
 JUDGE_MEMORY_ACCURACY = PromptTemplate(
     "judge_memory_accuracy",
-    "1",
+    "2",
     """[[system]]
 You check whether one memory that a memory system stored is true. You get the conversation turns the memory
 was made from, the user's annotated facts (gold, each with its id) and the memory. Only these sources count:
@@ -54,11 +54,11 @@ claim is about something no fact covers.
 Reply with a JSON object: reason (one or two sentences with the claims that decided it), score (0, 1 or 2),
 in_gold (true or false), cited_fact_ids (ids of the facts that support or contradict it; may be empty).
 [[user]]
-## Conversation turns the memory was made from
-$turns
-
 ## The user's annotated facts (gold)
 $gold_facts
+
+## Conversation turns the memory was made from
+$turns
 
 ## The memory to check
 $memory""",
@@ -66,7 +66,7 @@ $memory""",
 
 JUDGE_MEMORY_UPDATE = PromptTemplate(
     "judge_memory_update",
-    "1",
+    "2",
     """[[system]]
 You check whether a memory system took in a change. A fact about the user was replaced by a newer one in the
 conversation. You get the earlier version, the newer version and the memories the system holds now, each with
@@ -80,12 +80,12 @@ its id. Classify what the memories do with the newer version:
 Reply with a JSON object: reason (one or two sentences), category ("correct", "hallucination", "omission"
 or "other"), cited_memory_ids (the memories the decision rests on; may be empty).
 [[user]]
+## Memories the system holds now
+$memories
+
 ## Earlier version (replaced)
 $earlier_fact
 
 ## Newer version (current)
-$newer_fact
-
-## Memories the system holds now
-$memories""",
+$newer_fact""",
 )

@@ -16,7 +16,7 @@ def request_section(body: dict[str, Any]) -> str:
     prompt = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
     if "## Request" not in prompt:
         return ""
-    return prompt.split("## Request", 1)[1].split("## The user's", 1)[0]
+    return prompt.split("## Request", 1)[1].split("\n## ", 1)[0]
 
 
 @dataclass

@@ -15,6 +15,14 @@ llama.cpp form refused with 400) or "broken" (HTTP 500); unset, 404 as on an Ope
 one per character (`fake_token_count`), a count no real tokenizer gives, so a test can tell where a count came
 from. Tokenize requests are counted in `tokenize_requests`, not in `requests`.
 
+`rate_limit_each(times, retry_after)` plays a rate-limited endpoint under load: every distinct request body is
+answered HTTP 429 (with that Retry-After) `times` times before it is answered, whatever the order and
+concurrency of the requests (counted in `rate_limited`). `prefix_cache` makes completions say how many prompt
+tokens a prefix cache held, as the longest common prefix with one of the last `PREFIX_SLOTS` prompts (tools,
+then each message's role and content), a quarter token per character: "openai" in
+`usage.prompt_tokens_details.cached_tokens` (OpenAI, vLLM), "llama.cpp" in `timings.cache_n` (llama-server);
+unset, nothing is said.
+
 `hold_when(predicate, api_key=...)` is a barrier for tests that interrupt a client: every request the predicate
 accepts (and, with `api_key`, that carries that bearer key: one client among several can be told apart) is
 held (no reply) until `release()`; `wait_held(n)` returns once n requests are held, so a test can send its signal
@@ -106,6 +114,28 @@ def _approx_tokens(value: Any) -> int:
     return max(1, len(json.dumps(value)) // 4)
 
 
+PREFIX_SLOTS = 16  # prompts the fake's prefix cache remembers
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    """The prompt as a prefix cache sees it: tool definitions first, then each message's role and content."""
+    parts = [json.dumps(body.get("tools") or [], sort_keys=True)]
+    parts.extend(f"<{m.get('role')}>{m.get('content') or ''}" for m in body.get("messages") or [])
+    return "\n".join(parts)
+
+
+def common_prefix_length(a: str, b: str) -> int:
+    """Length of the longest common prefix of two strings (a binary search over slice comparisons)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 class FakeOpenAI:
     """Start with `with FakeOpenAI(responder) as fake:`; `fake.base_url` is the /v1 URL to configure."""
 
@@ -118,8 +148,17 @@ class FakeOpenAI:
         tokenizer: str | None = None,
         served_model: str | None = None,
         n_ctx: int | None = None,
+        prefix_cache: str | None = None,
     ) -> None:
+        if prefix_cache not in (None, "openai", "llama.cpp"):
+            raise ValueError(f"prefix_cache is 'openai', 'llama.cpp' or None, not {prefix_cache!r}")
         self.responder = responder
+        self.prefix_cache = prefix_cache
+        self._prompts: deque[str] = deque(maxlen=PREFIX_SLOTS)
+        self._limit_each = 0
+        self._limit_retry_after = 0.0
+        self._limited: dict[str, int] = {}
+        self.rate_limited = 0
         # GET /props answers llama.cpp's `default_generation_settings.n_ctx` when set (404 otherwise).
         self.n_ctx = n_ctx
         # The `model` a completion names: the requested one by default; set, a server running another model
@@ -175,7 +214,12 @@ class FakeOpenAI:
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, b'{"error": {"message": "not found"}}')
                     return
+                self._chat(body)
+
+            def _chat(self, body: dict[str, Any]) -> None:
                 fault = fake._next_fault(body)
+                if fault is None:
+                    fault = fake._storm_fault(body)
                 if fault is not None and fault.kind == "429":
                     headers = {"retry-after": f"{fault.seconds:g}"}
                     self._send(429, b'{"error": {"message": "rate limited", "type": "rate_limit"}}', headers)
@@ -272,6 +316,32 @@ class FakeOpenAI:
         with self._lock:
             self._faults.extend(faults)
 
+    def rate_limit_each(self, times: int = 1, retry_after: float = 0.0) -> None:
+        """From now on, answer every distinct request body HTTP 429 (Retry-After `retry_after`) `times` times
+        before answering it."""
+        with self._lock:
+            self._limit_each = times
+            self._limit_retry_after = retry_after
+
+    def _storm_fault(self, body: dict[str, Any]) -> Fault | None:
+        with self._lock:
+            if not self._limit_each:
+                return None
+            key = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+            refused = self._limited.get(key, 0)
+            if refused >= self._limit_each:
+                return None
+            self._limited[key] = refused + 1
+            self.rate_limited += 1
+            return Fault.rate_limit(self._limit_retry_after)
+
+    def _cached_prompt_tokens(self, body: dict[str, Any], prompt_tokens: int) -> int:
+        text = prompt_text(body)
+        with self._lock:
+            longest = max((common_prefix_length(text, seen) for seen in self._prompts), default=0)
+            self._prompts.append(text)
+        return min(prompt_tokens, longest // 4)
+
     def hold_when(self, predicate: Callable[[dict[str, Any]], bool], *, api_key: str = "") -> None:
         """From now on, hold every request whose body `predicate` accepts (and, with `api_key`, that was sent
         with that key) until `release()`."""
@@ -333,6 +403,18 @@ class FakeOpenAI:
             ]
         prompt_tokens = _approx_tokens(body.get("messages", []))
         completion_tokens = _approx_tokens(message)
+        usage: dict[str, Any] = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        }
+        extra: dict[str, Any] = {}
+        if self.prefix_cache is not None:
+            cached = self._cached_prompt_tokens(body, prompt_tokens)
+            if self.prefix_cache == "openai":
+                usage["prompt_tokens_details"] = {"cached_tokens": cached}
+            else:
+                extra["timings"] = {"cache_n": cached, "prompt_n": prompt_tokens - cached}
         return {
             "id": f"chatcmpl-{serial}",
             "object": "chat.completion",
@@ -345,9 +427,6 @@ class FakeOpenAI:
                     "finish_reason": reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop"),
                 }
             ],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
+            "usage": usage,
+            **extra,
         }
