@@ -132,8 +132,11 @@ class LLMClient:
         cache_namespace: str = "",
         stop: threading.Event | None = None,
         exchanges: ExchangeStore | None = None,
+        gate: Callable[[str], None] | None = None,
     ) -> None:
         settings.require()
+        # Called with the role before every request is sent; raises to stop it (a spending limit).
+        self.gate = gate
         # Every request and reply is kept here (content-addressed); replies carry their exchange hash.
         self.exchanges = exchanges
         # Open `exchange_trail()` lists: each collects the exchanges this client makes while it is open.
@@ -323,6 +326,8 @@ class LLMClient:
                     self._sleep(delay)
             if self.stop.is_set():
                 raise LLMInterruptedError(f"role {self.role!r}: interrupted before the request was sent")
+            if self.gate is not None:
+                self.gate(self.role)
             last_retry_after = None
             self.ledger.record_request(self.role, retry=attempt > 0)
             try:
