@@ -1,0 +1,177 @@
+"""What a run will cost, before and while it runs (issue 25 items 1-2): `run --dry-run` sends no request and
+writes no event, and its call counts are the ones a real run then sends where they are exact; a spending limit
+stops a run as an incomplete, resumable one whose resume finishes it without duplicate events; `--max-cost`
+without a price for a model in use is a usage error (exit 2) naming the model; `[llm.prices]` prices the
+ledger."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.answerer import Budget
+from agents.llm.errors import LLMConfigError
+from agents.llm.prices import PriceTable
+from agents.llm.roles import LLMRoles
+from agents.methods import parse_methods
+from agents.prompts.registry import PromptSet
+from agents.runs.dry_run import estimate_batch
+from agents.runs.plan import RunOptions, plan_batch
+from agents.runs.runner import execute_batch
+from graph.store import EventStore
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.policy import AutoPolicy
+from tests.test_agents_cli import cli_env, colabench
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
+
+PRICED = '[llm.prices."fake-model"]\ninput = 1000000.0\noutput = 2000000.0\n'  # $1 / $2 per token: easy sums
+
+
+def _count(store: EventStore, query: str, **params: Any) -> int:
+    with store.driver.session(database=store.database) as session:
+        return int(session.run(query, **params).single()[0])
+
+
+def _is_judge(body: dict[str, Any]) -> bool:
+    return body.get("response_format") is not None
+
+
+def test_dry_run_counts_the_calls_a_real_run_then_sends(mini_store: EventStore, mini_retriever: Any,
+                                                        tmp_path: Path) -> None:
+    with FakeOpenAI(AutoPolicy()) as fake:
+        base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
+        roles = LLMRoles(overrides={r: dict(base) for r in ("answerer", "judge")}, cache_path=tmp_path / "c.sqlite",
+                         cache_mode="off")
+        prompts = PromptSet()
+        assert mini_store.encoder is not None
+        # no tool rounds: one answerer call per attempt and one accuracy verdict each, so the counts are exact
+        options = RunOptions(dataset="mini", judges=("accuracy",), fresh=True, budget=Budget(max_tool_rounds=0))
+        plan = plan_batch(mini_store, parse_methods("HYBRID,MEMKB_RAW_TURNS"), options, roles, prompts,
+                          encoder_id=mini_store.encoder.encoder_id)
+        head = mini_store.head().seq
+        estimate = estimate_batch(mini_store, plan, roles, prompts)
+        assert fake.requests == [] and fake.tokenize_requests == 0
+        assert mini_store.head().seq == head
+        by_role = {r.role: r for r in estimate.roles}
+        assert by_role["answerer"].calls_min == by_role["answerer"].calls_max == 8
+        assert by_role["judge"].calls_min == 8
+        assert by_role["answerer"].tokens_in > 0 and by_role["judge"].tokens_in > 0
+        try:
+            execute_batch(mini_store, mini_retriever, plan, roles, prompts, concurrency=2)
+        finally:
+            roles.close()
+        sent_answerer = sum(1 for b in fake.requests if not _is_judge(b))
+        sent_judge = sum(1 for b in fake.requests if _is_judge(b))
+    assert sent_answerer == by_role["answerer"].calls_min
+    assert by_role["judge"].calls_min <= sent_judge <= by_role["judge"].calls_max
+    assert sent_judge == 8  # the fake's verdicts are valid at once: no re-asks
+
+
+def test_dry_run_on_the_command_line_sends_and_writes_nothing(mini_store: EventStore, tmp_path: Path) -> None:
+    with FakeOpenAI(AutoPolicy()) as fake:
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
+        head = mini_store.head().seq
+        done = colabench(["run", "--methods", "MEMKB,HYBRID", "--dataset", "mini", "--dry-run"], env)
+        assert done.returncode == 0, done.stderr
+        assert fake.requests == [] and fake.tokenize_requests == 0
+    assert mini_store.head().seq == head
+    text = " ".join(done.stdout.split())
+    assert "dry run" in text and "nothing sent" in text
+    assert "cost: set [llm.prices]" in text  # no prices: token figures only
+    assert "answerer" in text and "judge" in text and "state" in text
+
+
+def test_dry_run_without_an_llm_names_the_unconfigured_roles(mini_store: EventStore, tmp_path: Path) -> None:
+    done = colabench(["run", "--methods", "HYBRID", "--dataset", "mini", "--dry-run"], cli_env(tmp_path))
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "role 'answerer' has no LLM endpoint configured" in text
+
+
+def test_dry_run_prices_the_estimate_from_the_price_table(mini_store: EventStore, tmp_path: Path) -> None:
+    config = tmp_path / "priced.toml"
+    config.write_text(PRICED)
+    env = cli_env(tmp_path, COLABENCH_CONFIG=str(config), COLABENCH_LLM_BASE_URL="http://127.0.0.1:9/v1",
+                  COLABENCH_LLM_MODEL="fake-model")
+    done = colabench(["run", "--methods", "HYBRID", "--dataset", "mini", "--judges", "none", "--max-rounds", "0",
+                      "--dry-run"], env)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "prices from [llm.prices]" in text and "n/a (no prices)" not in text
+
+
+def test_max_cost_without_a_price_is_a_usage_error_naming_the_model(mini_store: EventStore, tmp_path: Path) -> None:
+    with FakeOpenAI(AutoPolicy()) as fake:
+        env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model")
+        done = colabench(["run", "--methods", "HYBRID", "--dataset", "mini", "--max-cost", "1"], env)
+        assert fake.requests == []
+    assert done.returncode == 2, done.stderr
+    assert "fake-model" in done.stderr and "llm.prices" in done.stderr
+
+
+def _answers(store: EventStore, batch: str) -> tuple[int, int]:
+    """(AnswerGiven events, attempts answered) of the batch's runs."""
+    events = _count(store, "MATCH (e:Event {type: 'AnswerGiven'}) WHERE e.payload CONTAINS $b RETURN count(e)",
+                    b=batch)
+    answered = _count(store, "MATCH (a:Attempt {status: 'answered'})-[:IN_RUN]->(r:Run {batch_id: $b}) "
+                             "RETURN count(a)", b=batch)
+    return events, answered
+
+
+@pytest.mark.parametrize("limit", [["--max-tokens", "1"], ["--max-cost", "0.5"]])
+def test_a_budget_stops_the_run_and_the_resume_finishes_it_without_duplicates(
+    mini_store: EventStore, tmp_path: Path, limit: list[str]
+) -> None:
+    config = tmp_path / "priced.toml"
+    config.write_text(PRICED)
+    with FakeOpenAI(AutoPolicy()) as fake:
+        env = cli_env(tmp_path, COLABENCH_CONFIG=str(config), COLABENCH_LLM_BASE_URL=fake.base_url,
+                      COLABENCH_LLM_MODEL="fake-model", COLABENCH_LLM_CACHE_MODE="off")
+        args = ["run", "--methods", "HYBRID", "--dataset", "mini", "--judges", "none", "--max-rounds", "0",
+                "--concurrency", "1", "--no-report", "--fresh", *limit]
+        stopped = colabench(args, env)
+        assert stopped.returncode == 3, stopped.stderr
+        said = " ".join(stopped.stderr.split())
+        assert "left incomplete" in said and "budget reached:" in said
+        # one request was under the limit when it was sent, and no other one was sent after it
+        assert len(fake.requests) == 1
+        resume = said.split("Resume with: ", 1)[1].split(" ./colabench")[0].strip()
+        words = shlex.split(resume)
+        assert words[:2] == ["./colabench", "run"] and "--resume" in words and "--fresh" not in words
+        batch = words[words.index("--resume") + 1]
+        assert _answers(mini_store, batch) == (1, 1)
+        reasons = _count(mini_store, "MATCH (e:Event {type: 'RunLeftIncomplete'}) WHERE e.payload CONTAINS $b "
+                                     "AND e.payload CONTAINS 'budget reached' RETURN count(e)", b=batch)
+        assert reasons == 1
+        # the printed command resumes under the same per-invocation limit: one more attempt
+        again = colabench(words[1:], env)
+        assert again.returncode == 3, again.stderr
+        assert _answers(mini_store, batch) == (2, 2)
+        rest = words[1:]
+        at = rest.index(limit[0])
+        unlimited = rest[:at] + rest[at + 2 :]  # the same command without the limit
+        finished = colabench(unlimited, env)
+        assert finished.returncode == 0, finished.stderr
+        assert len(fake.requests) == 4  # each item asked once over the three invocations
+    assert _answers(mini_store, batch) == (4, 4)
+
+
+def test_the_price_table_prices_the_ledger_and_refuses_a_bad_entry(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "prices.toml"
+    config.write_text(PRICED + '[llm.prices."other"]\ninput = 1.0\noutput = -2\n')
+    monkeypatch.setenv("COLABENCH_CONFIG", str(config))
+    with pytest.raises(LLMConfigError, match=r'prices.toml: \[llm.prices."other"\] field output'):
+        PriceTable.load()
+    config.write_text(PRICED)
+    monkeypatch.setenv("COLABENCH_LLM_MODEL", "fake-model")
+    roles = LLMRoles(cache_mode="off", exchanges_path=tmp_path / "x.sqlite")
+    try:
+        assert roles.settings["judge"].price_in_per_mtok == 1_000_000.0
+        assert roles.settings["judge"].price_out_per_mtok == 2_000_000.0
+    finally:
+        roles.close()
