@@ -23,7 +23,7 @@ from agents.runs.plan import RunOptions, plan_batch
 from agents.runs.runner import execute_batch
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
-from tests.fake_openai.policy import AutoPolicy
+from tests.fake_openai.policy import AutoPolicy, schema_title
 from tests.test_agents_cli import cli_env, colabench
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
@@ -36,16 +36,12 @@ def _count(store: EventStore, query: str, **params: Any) -> int:
         return int(session.run(query, **params).single()[0])
 
 
-def _is_judge(body: dict[str, Any]) -> bool:
-    return body.get("response_format") is not None
-
-
 def test_dry_run_counts_the_calls_a_real_run_then_sends(mini_store: EventStore, mini_retriever: Any,
                                                         tmp_path: Path) -> None:
     with FakeOpenAI(AutoPolicy()) as fake:
         base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 5.0}
-        roles = LLMRoles(overrides={r: dict(base) for r in ("answerer", "judge")}, cache_path=tmp_path / "c.sqlite",
-                         cache_mode="off")
+        roles = LLMRoles(overrides={r: dict(base) for r in ("answerer", "judge", "state")},
+                         cache_path=tmp_path / "c.sqlite", cache_mode="off")
         prompts = PromptSet()
         assert mini_store.encoder is not None
         # no tool rounds: one answerer call per attempt and one accuracy verdict each, so the counts are exact
@@ -60,15 +56,18 @@ def test_dry_run_counts_the_calls_a_real_run_then_sends(mini_store: EventStore, 
         assert by_role["answerer"].calls_min == by_role["answerer"].calls_max == 8
         assert by_role["judge"].calls_min == 8
         assert by_role["answerer"].tokens_in > 0 and by_role["judge"].tokens_in > 0
+        assert by_role["state"].calls_min == 2  # MEMKB_RAW_TURNS shows S(H): one summary per profile
         try:
             execute_batch(mini_store, mini_retriever, plan, roles, prompts, concurrency=2)
         finally:
             roles.close()
-        sent_answerer = sum(1 for b in fake.requests if not _is_judge(b))
-        sent_judge = sum(1 for b in fake.requests if _is_judge(b))
+        sent_answerer = sum(1 for b in fake.requests if schema_title(b) is None)
+        sent_judge = sum(1 for b in fake.requests if schema_title(b) == "AccuracyOut")
+        sent_state = sum(1 for b in fake.requests if schema_title(b) == "StateSummaryOut")
     assert sent_answerer == by_role["answerer"].calls_min
     assert by_role["judge"].calls_min <= sent_judge <= by_role["judge"].calls_max
     assert sent_judge == 8  # the fake's verdicts are valid at once: no re-asks
+    assert sent_state == by_role["state"].calls_min
 
 
 def test_dry_run_on_the_command_line_sends_and_writes_nothing(mini_store: EventStore, tmp_path: Path) -> None:
