@@ -381,6 +381,24 @@ def _context_line(roles: Any, needed: list[str]) -> str:
     return "context per slot: " + ", ".join(sizes)
 
 
+def _print_costs(outcome: Any) -> None:
+    """This invocation's cost per run (method) and role, and billed tokens per item; n/a without prices."""
+    from agents.reports.costs import run_cost, usd_text
+
+    for r in outcome.runs:
+        cost = run_cost(getattr(r, "usage", None), int(r.counts.get("items", 0)))
+        if not cost["by_role"]:
+            continue
+        roles = ", ".join(f"{role} {usd_text(c['cost_usd'])}" for role, c in cost["by_role"].items())
+        per_item = cost["tokens_per_item"]
+        console.print(
+            f"cost of {r.method} (this invocation): {usd_text(cost['cost_usd'])} ({roles}); "
+            f"{cost['tokens']:,} billed tokens" + ("" if per_item is None else f", {per_item:,.0f} per item"),
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the same command") -> None:
     table = Table(title=f"batch {outcome.batch_id}")
     for column in ("run", "status", "answered", "errors", "pass", "fail", "needs adj.", "complete"):
@@ -412,6 +430,7 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
             if failure.get("error"):
                 line = f"  {failure['role']} {failure['stage']}: {failure['error'][:ERROR_LINE_CHARS]}"
                 console.print(line, highlight=False, markup=False)
+    _print_costs(outcome)
     total = outcome.usage.get("total", {})
     cost = total.get("cost_usd")
     console.print(

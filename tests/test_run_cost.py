@@ -174,3 +174,42 @@ def test_the_price_table_prices_the_ledger_and_refuses_a_bad_entry(tmp_path: Pat
         assert roles.settings["judge"].price_out_per_mtok == 2_000_000.0
     finally:
         roles.close()
+
+
+# --- eval qa: the same limits (last in the module: it empties the graph) -------------------------------------
+
+QA_FILE = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini" / "longmemeval_oracle_qa.json"
+
+
+@pytest.fixture(scope="module")
+def qa_store(driver: Any, encoder: Any) -> EventStore:
+    from tests.conftest import emptied_store
+
+    return emptied_store(driver, encoder)  # type: ignore[no-any-return]
+
+
+def test_eval_qa_stops_at_its_budget_and_the_rerun_finishes_without_duplicates(
+    qa_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app
+    from tests.fake_openai.qa_script import QaScript
+
+    with FakeOpenAI(QaScript(answers={})) as fake:
+        monkeypatch.setenv("COLABENCH_LLM_BASE_URL", fake.base_url)
+        monkeypatch.setenv("COLABENCH_LLM_MODEL", "fake-model")
+        monkeypatch.setenv("COLABENCH_LLM_CACHE_MODE", "off")
+        args = ["eval", "qa", "--path", str(QA_FILE), "--feed", "oracle"]
+        unpriced = CliRunner().invoke(app, [*args, "--max-cost", "1"])
+        assert unpriced.exit_code == 2 and "fake-model" in unpriced.output
+        assert fake.requests == []
+        stopped = CliRunner().invoke(app, [*args, "--max-tokens", "1"])
+        assert stopped.exit_code == 3, stopped.output
+        assert "budget reached" in " ".join(stopped.output.split())
+        assert len(fake.requests) == 1  # the first reader request; nothing after it
+        finished = CliRunner().invoke(app, args)
+        assert finished.exit_code == 0, finished.output
+    answered = _count(qa_store, "MATCH (e:Event {type: 'QaAnswered'}) RETURN count(e)")
+    judged = _count(qa_store, "MATCH (e:Event {type: 'QaAnswerJudged'}) RETURN count(e)")
+    assert answered == judged == 6

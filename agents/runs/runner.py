@@ -24,6 +24,7 @@ from neo4j import ManagedTransaction
 
 from agents.llm.accounting import UsageLedger
 from agents.llm.errors import LLMError, LLMInterruptedError
+from agents.llm.prices import price_record
 from agents.llm.roles import LLMRoles
 from agents.memory.errors import MemorySystemError, retryable_cause
 from agents.memory.prepare import build_profiles
@@ -82,6 +83,8 @@ class RunSummary:
     method: str
     status: str
     counts: dict[str, int]
+    # this invocation's LLM usage of the run (UsageLedger.as_dict(); the run record sums every invocation's)
+    usage: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -300,6 +303,12 @@ def execute_batch(
                                     if roles.configured(role)
                                 },
                                 "tokenizer": tokenizer.record(),
+                                # USD per 1M tokens of the run's models, as [llm.prices] said when it started
+                                "prices": price_record(
+                                    roles.prices,
+                                    [str(roles.settings[r].model) for r in run.roles if roles.configured(r)]
+                                    + list(plan.options.judge_models[1:]),
+                                ),
                             },
                             models={
                                 **roles.public_records(list(run.roles)),
@@ -588,7 +597,7 @@ def _finish_run(
                 f"{run.method.name}: another worker ended the run first; this worker's LLM usage "
                 f"({usage.as_dict().get('total', {}).get('calls', 0)} calls) is not in the run's record"
             )
-    return RunSummary(run_id=run.run_id, method=run.method.name, status=status, counts=counts)
+    return RunSummary(run_id=run.run_id, method=run.method.name, status=status, counts=counts, usage=usage.as_dict())
 
 
 def _run_absent(run_id: str) -> AppendGuard:
