@@ -46,6 +46,10 @@ def qa(
     prompt: list[str] = typer.Option(
         None, "--prompt", help="NAME=PATH[@SHA256]: a reader / judge / facts prompt file (repeatable)"
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run",
+        help="print questions, calls and tokens per role and the cost ([llm.prices]); send and write nothing",
+    ),
     max_cost: float = typer.Option(
         None, "--max-cost", min=0.0, metavar="USD",
         help="stop sending once this invocation's LLM cost reaches USD (needs [llm.prices] for every model used)",
@@ -76,6 +80,9 @@ def qa(
     source = resolve_dataset_path(path)
     roles = LLMRoles()
     try:
+        if dry_run:
+            _dry_run(roles, source, config, reader, prompts, limit, out)
+            return
         has_llm = roles.configured("answerer") and roles.configured("judge")
         if not has_llm and config.feed != "rag":
             raise QaError(NEEDS_LLM)
@@ -137,6 +144,21 @@ def qa(
             sys.exit(1)
     finally:
         roles.close()
+
+
+def _dry_run(roles: Any, source: Path, config: Any, reader: str, prompts: Any, limit: int | None,
+             out: Path | None) -> None:
+    """What the QA run would send and cost; with --out the estimate as JSON. Sends and writes nothing."""
+    from agents.qa.dry_run import estimate_qa
+    from cli.dry_run_lines import print_dry_run
+
+    with open_store() as store:
+        estimate = estimate_qa(store, source, config, reader, roles, prompts, limit=limit)
+    print_dry_run(estimate)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(estimate.as_dict(), indent=1), encoding="utf-8")
+        console.print(f"wrote {out}")
 
 
 def _limit_spending(roles: Any, used_roles: list[str], max_cost: float | None, max_tokens: int | None) -> None:

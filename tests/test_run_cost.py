@@ -213,3 +213,35 @@ def test_eval_qa_stops_at_its_budget_and_the_rerun_finishes_without_duplicates(
     answered = _count(qa_store, "MATCH (e:Event {type: 'QaAnswered'}) RETURN count(e)")
     judged = _count(qa_store, "MATCH (e:Event {type: 'QaAnswerJudged'}) RETURN count(e)")
     assert answered == judged == 6
+
+
+def test_eval_qa_dry_run_sends_nothing_and_counts_what_the_run_sends(
+    qa_store: EventStore, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli import app
+    from tests.fake_openai.qa_script import QaScript
+
+    with FakeOpenAI(QaScript(answers={})) as fake:
+        monkeypatch.setenv("COLABENCH_LLM_BASE_URL", fake.base_url)
+        monkeypatch.setenv("COLABENCH_LLM_MODEL", "fake-model")
+        monkeypatch.setenv("COLABENCH_LLM_CACHE_MODE", "off")
+        # the file is in the graph (the test above ingested it); another reader is another run: all 6 to do
+        args = ["eval", "qa", "--path", str(QA_FILE), "--feed", "oracle", "--reader", "chain-of-note"]
+        head = qa_store.head().seq
+        out = tmp_path / "dry.json"
+        dry = CliRunner().invoke(app, [*args, "--dry-run", "--out", str(out)])
+        assert dry.exit_code == 0, dry.output
+        assert fake.requests == [] and fake.tokenize_requests == 0
+        assert qa_store.head().seq == head
+        estimate = json.loads(out.read_text())
+        by_role = {r["role"]: r for r in estimate["roles"]}
+        assert estimate["to_answer"] == estimate["to_judge"] == 6
+        assert by_role["answerer"]["calls_min"] == by_role["judge"]["calls_min"] == 6
+        assert by_role["answerer"]["tokens_in"] > 0 and by_role["judge"]["tokens_in"] > 0
+        done = CliRunner().invoke(app, args)
+        assert done.exit_code == 0, done.output
+        assert len(fake.requests) == by_role["answerer"]["calls_min"] + by_role["judge"]["calls_min"]
