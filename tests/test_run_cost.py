@@ -176,6 +176,38 @@ def test_the_price_table_prices_the_ledger_and_refuses_a_bad_entry(tmp_path: Pat
         roles.close()
 
 
+
+def test_a_budget_refuses_the_request_after_the_one_that_reached_it() -> None:
+    from agents.llm.budget import LLMBudgetReachedError, SpendingBudget, Spent
+
+    spent = [Spent(0, 0.0)]
+    budget = SpendingBudget(max_cost_usd=0.01, max_tokens=1000, spent=lambda: spent[-1])
+    budget.before_request("answerer")  # nothing spent: sent
+    spent.append(Spent(999, 0.0099))
+    budget.before_request("judge")  # still under both limits: sent
+    spent.append(Spent(999, 0.0100))
+    with pytest.raises(LLMBudgetReachedError, match=r"budget reached: \$0.0100 spent of --max-cost 0.01 USD"):
+        budget.before_request("judge")
+    spent.append(Spent(0, 0.0))  # the first reason stays: a stopped command does not start again
+    with pytest.raises(LLMBudgetReachedError):
+        budget.before_request("answerer")
+
+
+def test_report_costs_are_per_role_and_item_and_na_without_prices() -> None:
+    from agents.reports.costs import NO_PRICES, cost_rows, run_cost
+
+    priced = {"answerer": {"calls": 4, "billed_tokens_in": 300, "billed_tokens_out": 100, "cost_usd": 0.5},
+              "judge": {"calls": 4, "billed_tokens_in": 100, "billed_tokens_out": 0, "cost_usd": 0.25},
+              "total": {"cost_usd": 0.75}}
+    cost = run_cost(priced, 4)
+    assert cost["cost_usd"] == 0.75 and cost["tokens_per_item"] == 125 and cost["cost_per_item_usd"] == 0.1875
+    unpriced = {**priced, "judge": {**priced["judge"], "cost_usd": None}}
+    assert run_cost(unpriced, 4)["cost_usd"] is None
+    rows = cost_rows([{"label": "HYBRID", "cost": run_cost(unpriced, 4)}])
+    assert rows[-1][1] == "total" and rows[-1][4] == NO_PRICES
+    assert rows[1][4] == NO_PRICES and rows[0][4] == "$0.5000"
+
+
 # --- eval qa: the same limits (last in the module: it empties the graph) -------------------------------------
 
 QA_FILE = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini" / "longmemeval_oracle_qa.json"
