@@ -48,11 +48,11 @@ def qa(
     ),
     dry_run: bool = typer.Option(
         False, "--dry-run",
-        help="print questions, calls and tokens per role and the cost ([llm.prices]); send and write nothing",
+        help="print questions, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
     ),
     max_cost: float = typer.Option(
         None, "--max-cost", min=0.0, metavar="USD",
-        help="stop sending once this invocation's LLM cost reaches USD (needs [llm.prices] for every model used)",
+        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
     ),
     max_tokens: int = typer.Option(
         None, "--max-tokens", min=1, metavar="N",

@@ -127,11 +127,11 @@ def run(
     ray_address: str = ray_address_option(),
     dry_run: bool = typer.Option(
         False, "--dry-run",
-        help="print items, attempts, calls and tokens per role and the cost ([llm.prices]); send and write nothing",
+        help="print items, attempts, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
     ),
     max_cost: float = typer.Option(
         None, "--max-cost", min=0.0, metavar="USD",
-        help="stop sending once this invocation's LLM cost reaches USD (needs [llm.prices] for every model used)",
+        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
     ),
     max_tokens: int = typer.Option(
         None, "--max-tokens", min=1, metavar="N",
@@ -437,7 +437,7 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
         f"LLM: {total.get('calls', 0)} calls, {total.get('cache_hits', 0)} from cache, "
         f"{total.get('endpoint_requests', 0)} endpoint requests ({total.get('retries', 0)} retries), "
         f"{total.get('tokens_in', 0):,} tokens in / {total.get('tokens_out', 0):,} out, "
-        + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
+        + (f"estimated cost ${cost:.4f}" if cost is not None else "cost n/a (no prices: set \\[llm.prices])")
     )
     if total.get("calls", 0) and not total.get("endpoint_requests", 0):
         console.print(
