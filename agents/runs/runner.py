@@ -444,7 +444,8 @@ def execute_batch(
         errors_by_role=errors_by_role,
         failures=failures,
         warnings=_warnings(plan, outcomes),
-        stopped=roles.budget_reason,
+        # a refused request always leaves work undone; said only then all the same
+        stopped=roles.budget_reason if any(r.status != "finished" for r in summaries_out) else None,
     )
 
 
