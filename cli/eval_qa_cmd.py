@@ -11,8 +11,10 @@ from typing import Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
+from agents.llm.errors import LLMInterruptedError
 from cli.context import console, err_console, expected_errors, open_store
 from cli.ingest_cmd import resolve_dataset_path
 
@@ -44,6 +46,18 @@ def qa(
     prompt: list[str] = typer.Option(
         None, "--prompt", help="NAME=PATH[@SHA256]: a reader / judge / facts prompt file (repeatable)"
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run",
+        help="print questions, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
+    ),
+    max_cost: float = typer.Option(
+        None, "--max-cost", min=0.0, metavar="USD",
+        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
+    ),
+    max_tokens: int = typer.Option(
+        None, "--max-tokens", min=1, metavar="N",
+        help="stop sending once this invocation's billed tokens (in + out) reach N",
+    ),
 ) -> None:
     """Answer and judge every question (resumable: a rerun skips questions already answered and judged).
     `eval qa score FILE` re-scores a LoCoMo results file instead (no LLM)."""
@@ -66,6 +80,9 @@ def qa(
     source = resolve_dataset_path(path)
     roles = LLMRoles()
     try:
+        if dry_run:
+            _dry_run(roles, source, config, reader, prompts, limit, out)
+            return
         has_llm = roles.configured("answerer") and roles.configured("judge")
         if not has_llm and config.feed != "rag":
             raise QaError(NEEDS_LLM)
@@ -86,20 +103,27 @@ def qa(
             time_llm = roles.client(role)
         reader_llm = roles.client("answerer") if has_llm else None
         judge_llm = roles.client("judge") if has_llm else None
+        used = [c.role for c in (reader_llm, judge_llm, fact_llm, time_llm) if c is not None]
+        _limit_spending(roles, list(dict.fromkeys(used)), max_cost, max_tokens)
         with open_store() as store:
-            outcome = run_qa(
-                store,
-                source,
-                config,
-                reader=reader,
-                reader_llm=reader_llm,
-                judge_llm=judge_llm,
-                fact_llm=fact_llm,
-                time_llm=time_llm,
-                limit=limit,
-                progress_every_s=10.0,
-                prompts=prompts,
-            )
+            try:
+                outcome = run_qa(
+                    store,
+                    source,
+                    config,
+                    reader=reader,
+                    reader_llm=reader_llm,
+                    judge_llm=judge_llm,
+                    fact_llm=fact_llm,
+                    time_llm=time_llm,
+                    limit=limit,
+                    progress_every_s=10.0,
+                    prompts=prompts,
+                )
+            except LLMInterruptedError:
+                if roles.budget_reason is None:
+                    raise
+                _budget_stop(roles)
             if report is not None:
                 write_qa_report(store, report)
         print_outcome(outcome)
@@ -124,6 +148,53 @@ def qa(
             sys.exit(1)
     finally:
         roles.close()
+
+
+def _dry_run(roles: Any, source: Path, config: Any, reader: str, prompts: Any, limit: int | None,
+             out: Path | None) -> None:
+    """What the QA run would send and cost; with --out the estimate as JSON. Sends and writes nothing."""
+    from agents.qa.dry_run import estimate_qa
+    from cli.dry_run_lines import print_dry_run
+
+    with open_store() as store:
+        estimate = estimate_qa(store, source, config, reader, roles, prompts, limit=limit)
+    print_dry_run(estimate)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(estimate.as_dict(), indent=1), encoding="utf-8")
+        console.print(f"wrote {out}")
+
+
+def _limit_spending(roles: Any, used_roles: list[str], max_cost: float | None, max_tokens: int | None) -> None:
+    """The spending limits; `--max-cost` without a price for a model in use is a usage error (exit 2)."""
+    if max_cost is None and max_tokens is None:
+        return
+    if max_cost is not None:
+        from agents.llm.prices import SET_PRICES_HINT, models_without_prices
+
+        missing = models_without_prices([(r, roles.settings[r]) for r in used_roles], roles.prices)
+        if missing:
+            raise typer.BadParameter(f"no price for {', '.join(missing)}: {SET_PRICES_HINT}", param_hint="--max-cost")
+    budget = roles.limit_spending(max_cost_usd=max_cost, max_tokens=max_tokens)
+    err_console.print(f"spending limit: {budget.describe()} for this invocation, checked before every request")
+
+
+def _budget_stop(roles: Any) -> None:
+    """A spending limit stopped the questions: what was answered and judged is kept; the same command resumes."""
+    import shlex
+
+    from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
+
+    usage = roles.total_usage().get("total", {})
+    err_console.print(
+        f"[yellow]left incomplete[/]: {escape(str(roles.budget_reason))} ({roles.budget.describe()}); no new request "
+        f"was sent ({usage.get('billed_tokens_in', 0):,} + {usage.get('billed_tokens_out', 0):,} billed tokens this "
+        "time); every question answered and judged is kept (an answer whose verdict was not given yet is kept and "
+        f"judged by the rerun). Resume with: {escape(shlex.join(['./colabench', *sys.argv[1:]]))}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    raise typer.Exit(EXIT_ENDPOINT_OR_PARTIAL)
 
 
 def write_qa_report(store: Any, path: Path) -> None:

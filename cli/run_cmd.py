@@ -125,11 +125,25 @@ def run(
         "extra: COLABENCH_RAY=1 ./colabench ...); --concurrency is the number of actors",
     ),
     ray_address: str = ray_address_option(),
+    dry_run: bool = typer.Option(
+        False, "--dry-run",
+        help="print items, attempts, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
+    ),
+    max_cost: float = typer.Option(
+        None, "--max-cost", min=0.0, metavar="USD",
+        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
+    ),
+    max_tokens: int = typer.Option(
+        None, "--max-tokens", min=1, metavar="N",
+        help="stop sending once this invocation's billed tokens (in + out) reach N",
+    ),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
-    runs the retrieval line only and says what it skipped. Exit codes: 0 every attempt answered, 1 a crash or
-    an expected error, 2 bad input, 3 some attempts or judgments failed at the endpoint, 130 Ctrl-C."""
+    runs the retrieval line only and says what it skipped. `--dry-run` says what it would send and cost, sending
+    and writing nothing. `--max-cost` / `--max-tokens` stop it cleanly when reached (resumable). Exit codes: 0
+    every attempt answered, 1 a crash or an expected error, 2 bad input, 3 some attempts or judgments failed at
+    the endpoint or a budget stopped it, 130 Ctrl-C."""
     from agents.answerer import Budget
     from agents.llm.roles import LLMRoles
     from agents.llm.settings import ROLES
@@ -152,6 +166,10 @@ def run(
     roles = LLMRoles(overrides=overrides)
     prompts = PromptSet.from_config(prompt or [])
     with open_store() as store:
+        if dry_run:
+            _dry_run(store, dataset, specs, judge_kinds, panel, roles, prompts, items, item, max_rounds,
+                     max_calls_per_round, judge_context_chars, fresh, resume)
+            return
         if not roles.configured("answerer"):
             from cli.report_cmd import run_retrieval_only
 
@@ -170,6 +188,7 @@ def run(
             needed = role in needed_roles
             if needed and not roles.configured(role):
                 raise UsageError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
+        _limit_spending(roles, sorted(needed_roles | {"answerer"}), panel, max_cost, max_tokens, executor)
         options = RunOptions(
             dataset=name,
             items=items,
@@ -245,16 +264,84 @@ def run(
         _print_outcome(
             outcome, cache=roles.cache_path if roles.cache is not None else None, resume=resume_command(plan.batch_id)
         )
+        if outcome.stopped is not None:
+            err_console.print(
+                f"[yellow]left incomplete[/]: {escape(outcome.stopped)} "
+                f"({roles.budget.describe() if roles.budget else ''}); no new request was sent, every finished "
+                "attempt is saved (an attempt cut short writes nothing). "
+                f"Resume with: {escape(resume_command(plan.batch_id))}",
+                highlight=False,
+                soft_wrap=True,
+            )
         if report:
             from cli.report_cmd import write_batch_report
 
             write_batch_report(store, [r.run_id for r in outcome.runs], out=out)
-    if outcome.failed:
+    if outcome.failed or outcome.stopped is not None:
         raise typer.Exit(EXIT_ATTEMPTS_FAILED)
 
 
 # `run` follows cli/exit_codes.py: 3 when the batch finished but some attempts or judgments failed at the endpoint.
 EXIT_ATTEMPTS_FAILED = EXIT_ENDPOINT_OR_PARTIAL
+
+
+def _limit_spending(
+    roles: Any, used_roles: list[str], panel: tuple[str, ...], max_cost: float | None, max_tokens: int | None,
+    executor: str,
+) -> None:
+    """Set the spending limits; `--max-cost` needs a price for every model the batch asks (a usage error, exit 2,
+    naming the ones without)."""
+    if max_cost is None and max_tokens is None:
+        return
+    if executor == "ray":
+        raise typer.BadParameter(
+            "spending limits are checked in this process: use them with --executor threads", param_hint="--max-cost"
+        )
+    if max_cost is not None:
+        from agents.llm.prices import SET_PRICES_HINT, models_without_prices
+
+        pairs = [(role, roles.settings[role]) for role in used_roles]
+        pairs += [("judge", roles.settings["judge"].model_copy(update={"model": m, "price_in_per_mtok": None,
+                                                                       "price_out_per_mtok": None}))
+                  for m in panel[1:]]
+        missing = models_without_prices(pairs, roles.prices)
+        if missing:
+            raise typer.BadParameter(
+                f"no price for {', '.join(missing)}: {SET_PRICES_HINT}", param_hint="--max-cost"
+            )
+    budget = roles.limit_spending(max_cost_usd=max_cost, max_tokens=max_tokens)
+    console.print(
+        f"spending limit: {budget.describe()} for this invocation, checked before every request (requests in "
+        "flight when it is reached still finish)"
+    )
+
+
+def _dry_run(
+    store: Any, dataset: str, specs: Any, judge_kinds: tuple[str, ...], panel: tuple[str, ...], roles: Any,
+    prompts: Any, items: int | None, item: list[str] | None, max_rounds: int, max_calls_per_round: int | None,
+    judge_context_chars: int | None, fresh: bool, resume: str | None,
+) -> None:
+    """Plan the batch and print what it would send: reads the graph, sends nothing, writes nothing."""
+    from agents.answerer import Budget
+    from agents.runs.dry_run import estimate_batch
+    from agents.runs.plan import RunOptions, known_datasets, plan_batch
+    from cli.dry_run_lines import print_dry_run
+
+    known = known_datasets(store)
+    if dataset not in known:
+        listing = ", ".join(sorted(known)) or "none"
+        raise UsageError(
+            f"--dry-run reads the dataset from the graph and {dataset!r} is not there (datasets: {listing}); "
+            "ingest it first (`./colabench ingest PATH`)"
+        )
+    options = RunOptions(
+        dataset=dataset, items=items, item_ids=tuple(item or ()),
+        budget=Budget(max_tool_rounds=max_rounds, max_calls_per_round=max_calls_per_round),
+        judges=judge_kinds, judge_context_chars=judge_context_chars, judge_models=panel, fresh=fresh,
+        resume_batch=resume,
+    )
+    plan = plan_batch(store, specs, options, roles, prompts, encoder_id=store.encoder.encoder_id)
+    print_dry_run(estimate_batch(store, plan, roles, prompts))
 
 
 def _interrupted(stopped: Any, resume: str) -> NoReturn:
@@ -294,6 +381,24 @@ def _context_line(roles: Any, needed: list[str]) -> str:
     return "context per slot: " + ", ".join(sizes)
 
 
+def _print_costs(outcome: Any) -> None:
+    """This invocation's cost per run (method) and role, and billed tokens per item; n/a without prices."""
+    from agents.reports.costs import run_cost, usd_text
+
+    for r in outcome.runs:
+        cost = run_cost(getattr(r, "usage", None), int(r.counts.get("items", 0)))
+        if not cost["by_role"]:
+            continue
+        roles = ", ".join(f"{role} {usd_text(c['cost_usd'])}" for role, c in cost["by_role"].items())
+        per_item = cost["tokens_per_item"]
+        console.print(
+            f"cost of {r.method} (this invocation): {usd_text(cost['cost_usd'])} ({roles}); "
+            f"{cost['tokens']:,} billed tokens" + ("" if per_item is None else f", {per_item:,.0f} per item"),
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the same command") -> None:
     table = Table(title=f"batch {outcome.batch_id}")
     for column in ("run", "status", "answered", "errors", "pass", "fail", "needs adj.", "complete"):
@@ -325,13 +430,14 @@ def _print_outcome(outcome: Any, cache: Path | None = None, resume: str = "the s
             if failure.get("error"):
                 line = f"  {failure['role']} {failure['stage']}: {failure['error'][:ERROR_LINE_CHARS]}"
                 console.print(line, highlight=False, markup=False)
+    _print_costs(outcome)
     total = outcome.usage.get("total", {})
     cost = total.get("cost_usd")
     console.print(
         f"LLM: {total.get('calls', 0)} calls, {total.get('cache_hits', 0)} from cache, "
         f"{total.get('endpoint_requests', 0)} endpoint requests ({total.get('retries', 0)} retries), "
         f"{total.get('tokens_in', 0):,} tokens in / {total.get('tokens_out', 0):,} out, "
-        + (f"estimated cost ${cost:.4f}" if cost is not None else "cost unknown (no prices configured)")
+        + (f"estimated cost ${cost:.4f}" if cost is not None else "cost n/a (no prices: set \\[llm.prices])")
     )
     from agents.llm.traffic import traffic_lines
 

@@ -713,6 +713,14 @@ class RunLeftIncomplete(DomainEvent):
     run_id: Identifier
     counts: dict[str, Any] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
+    # why the pass stopped early, when something stopped it (e.g. "budget reached: ..."); None: it went through
+    reason: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        payload = super().payload()
+        if payload.get("reason") is None:  # left out when unset: older events keep their payload and id
+            payload.pop("reason", None)
+        return payload
 
 
 class EndpointFailed(DomainEvent):

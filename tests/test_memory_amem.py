@@ -171,7 +171,8 @@ def test_memory_search_returns_notes_expanded_through_links_within_the_token_cap
     one = count_tokens([json.dumps({"memories": [
         {"memory_id": m.memory_id, "text": m.text, "source_turn_ids": m.source_turn_ids} for m in first
     ]})])[0]
-    monkeypatch.setitem(linked_memory_response.RESPONSES, "link_expanded", linked_memory_response.LinkExpandedResponse(one))
+    shaper = linked_memory_response.LinkExpandedResponse(one)
+    monkeypatch.setitem(linked_memory_response.RESPONSES, "link_expanded", shaper)
     tight = retriever.search("AMEM", query, profile_id=PROFILE, k=1)
     assert [m.memory_id for m in tight.memories] == [evolving] and tight.memories[0].text == result.memories[0].text
     assert any("capped at" in n for n in tight.notes)

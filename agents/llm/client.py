@@ -138,8 +138,11 @@ class LLMClient:
         stop: threading.Event | None = None,
         exchanges: ExchangeStore | None = None,
         limiter: EndpointLimiter | None = None,
+        gate: Callable[[str], None] | None = None,
     ) -> None:
         settings.require()
+        # Called with the role before every request is sent; raises to stop it (a spending limit).
+        self.gate = gate
         # Every request and reply is kept here (content-addressed); replies carry their exchange hash.
         self.exchanges = exchanges
         # Open `exchange_trail()` lists: each collects the exchanges this client makes while it is open.
@@ -349,6 +352,8 @@ class LLMClient:
                 self._wait_before_retry(backoff.delay(attempt, last_retry_after))
             if self.stop.is_set():
                 raise LLMInterruptedError(f"role {self.role!r}: interrupted before the request was sent")
+            if self.gate is not None:
+                self.gate(self.role)
             last_retry_after = None
             try:
                 with self._slot():

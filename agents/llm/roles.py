@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.llm.accounting import UsageLedger
+from agents.llm.budget import SpendingBudget, spent_of
 from agents.llm.cache import ResponseCache
 from agents.llm.client import LLMClient
 from agents.llm.exchanges import ExchangeStore
+from agents.llm.prices import PriceTable, with_prices
 from agents.llm.rate_limit import EndpointLimiters
 from agents.llm.settings import ROLES, CacheMode, LLMGlobalSettings, LLMRoleSettings, load_role_settings
 
@@ -27,9 +29,13 @@ class LLMRoles:
         exchanges_path: Path | None = None,
     ) -> None:
         overrides = overrides or {}
+        # `[llm.prices]` of colabench.toml: the ledger prices each role's tokens by its model's entry
+        self.prices = PriceTable.load()
         self.settings: dict[str, LLMRoleSettings] = {
-            role: load_role_settings(role, **overrides.get(role, {})) for role in ROLES
+            role: with_prices(load_role_settings(role, **overrides.get(role, {})), self.prices) for role in ROLES
         }
+        # A spending limit (`--max-cost`, `--max-tokens`), checked before every request (agents/llm/budget.py).
+        self.budget: SpendingBudget | None = None
         general = LLMGlobalSettings()
         self.cache_mode: CacheMode = cache_mode or general.cache_mode
         self.cache_path = cache_path or general.cache_path
@@ -69,6 +75,7 @@ class LLMRoles:
                 stop=self.stop,
                 exchanges=self.exchanges,
                 limiter=self.limiters.for_settings(self.settings[role]),
+                gate=self._before_request,
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)
@@ -82,7 +89,12 @@ class LLMRoles:
         if key not in self._clients:
             self.settings[role].require()
             self._clients[key] = LLMClient(
-                self.settings[role].model_copy(update={"model": model}),
+                with_prices(
+                    self.settings[role].model_copy(
+                        update={"model": model, "price_in_per_mtok": None, "price_out_per_mtok": None}
+                    ),
+                    self.prices,
+                ),
                 cache=self.cache,
                 ledger=ledger,
                 cache_mode=self.cache_mode,
@@ -91,10 +103,32 @@ class LLMRoles:
                 stop=self.stop,
                 exchanges=self.exchanges,
                 limiter=self.limiters.for_settings(self.settings[role]),
+                gate=self._before_request,
             )
             if all(existing is not ledger for existing in self._ledgers):
                 self._ledgers.append(ledger)
         return self._clients[key]
+
+    def limit_spending(self, *, max_cost_usd: float | None = None, max_tokens: int | None = None) -> SpendingBudget:
+        """Stop sending once this command's spending reaches a limit (see agents/llm/budget.py)."""
+        self.budget = SpendingBudget(
+            max_cost_usd=max_cost_usd, max_tokens=max_tokens, spent=lambda: spent_of(self.total_usage())
+        )
+        return self.budget
+
+    def _before_request(self, role: str) -> None:
+        if self.budget is None or not self.budget.active:
+            return
+        try:
+            self.budget.before_request(role)
+        except Exception:
+            self.stop.set()  # every other client stops too, and their retry waits end
+            raise
+
+    @property
+    def budget_reason(self) -> str | None:
+        """Why the spending limit stopped the command (None: no limit reached)."""
+        return self.budget.reason if self.budget is not None else None
 
     def total_usage(self) -> dict[str, Any]:
         """Usage summed over every ledger the clients counted into (per role and total)."""

@@ -100,24 +100,18 @@ def run_qa(
         raise QaError(f"{path}: no LongMemEval question found")
     questions = load_questions(store, item_ids)
     histories = load_histories(store, [q.profile_id for q in questions])
-    config: dict[str, Any] = {**feed.model_dump(mode="json"), "reader": reader, "label": feed.label() + f" / {reader}"}
-    models = {
-        "reader": reader_llm.model if reader_llm else None,
-        "judge": judge_llm.model if judge_llm else None,
-        "facts": fact_llm.model if fact_llm and feed.key_expansion == "facts" else None,
-        "encoder": store.encoder.encoder_id if store.encoder is not None else None,
-    }
-    if feed.time_aware == "llm":
-        assert time_llm is not None
-        models["time_range"] = time_llm.model
-    qa_prompts = QaPrompts.resolve(prompts, reader)
-    hashes = qa_prompts.hashes(feed.key_expansion, feed.time_aware)
-    identity = dict(config)
-    if feed.time_aware == "none":
-        identity["time_aware"] = False  # runs without time-aware expansion keep the id they had when it was a flag
-    run_id = qa_run_id(dataset.name, item_ids, {**identity, "models": models, "prompts": hashes})
-    # after the id: same command, same run as before
-    config["prompts"] = qa_prompts.records(feed.key_expansion, feed.time_aware)
+    run_id, config, models, qa_prompts, hashes = plan_qa_run(
+        dataset.name,
+        item_ids,
+        feed,
+        reader,
+        prompts,
+        reader_model=reader_llm.model if reader_llm else None,
+        judge_model=judge_llm.model if judge_llm else None,
+        fact_model=fact_llm.model if fact_llm else None,
+        time_model=time_llm.model if time_llm else None,
+        encoder_id=store.encoder.encoder_id if store.encoder is not None else None,
+    )
     notes = list(dataset.notes)
     if not retrieval_only:
         store.append(
@@ -239,6 +233,41 @@ def run_qa(
     outcome.notes = notes
     emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} judged, {outcome.skipped_done} were done")
     return outcome
+
+
+def plan_qa_run(
+    dataset: str,
+    item_ids: list[str],
+    feed: FeedConfig,
+    reader: str,
+    prompts: PromptSet | None,
+    *,
+    reader_model: str | None,
+    judge_model: str | None,
+    fact_model: str | None,
+    time_model: str | None,
+    encoder_id: str | None,
+) -> tuple[str, dict[str, Any], dict[str, Any], QaPrompts, dict[str, str]]:
+    """(run id, config, models, prompts, prompt hashes) of a QA run: the same command plans the same run."""
+    config: dict[str, Any] = {**feed.model_dump(mode="json"), "reader": reader, "label": feed.label() + f" / {reader}"}
+    models: dict[str, Any] = {
+        "reader": reader_model,
+        "judge": judge_model,
+        "facts": fact_model if feed.key_expansion == "facts" else None,
+        "encoder": encoder_id,
+    }
+    if feed.time_aware == "llm":
+        assert time_model is not None
+        models["time_range"] = time_model
+    qa_prompts = QaPrompts.resolve(prompts, reader)
+    hashes = qa_prompts.hashes(feed.key_expansion, feed.time_aware)
+    identity = dict(config)
+    if feed.time_aware == "none":
+        identity["time_aware"] = False  # runs without time-aware expansion keep the id they had when it was a flag
+    run_id = qa_run_id(dataset, item_ids, {**identity, "models": models, "prompts": hashes})
+    # after the id: same command, same run as before
+    config["prompts"] = qa_prompts.records(feed.key_expansion, feed.time_aware)
+    return run_id, config, models, qa_prompts, hashes
 
 
 def _finished(row: AnswerRow | None) -> bool:

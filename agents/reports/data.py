@@ -16,6 +16,7 @@ from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metr
 from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.metrics.comparison import GROUPINGS, compare, overall_gains, pair_rows
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
+from agents.reports.costs import run_cost
 from agents.reports.sections import SectionContext, collect_sections
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
@@ -213,6 +214,8 @@ def _run_entry(record: RunRecord, metrics: dict[str, Any], rows: list[AttemptMet
         "memory_system": (record.config.get("method") or {}).get("memory_system"),
         "memory_build": (record.config.get("memory_build") or {}).get("total"),
         "usage": record.usage,
+        # per role and per item, USD only with prices (agents/reports/costs.py)
+        "cost": run_cost(record.usage, int(metrics.get("n_items") or len(record.item_ids or []) or 0)),
         "metrics": metrics,
         "n_profiles": len({r.profile_id for r in rows}),
         "flags": {

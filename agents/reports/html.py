@@ -14,6 +14,7 @@ from agents.metrics.funnel import STEPS
 from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
 from agents.reports import svg
 from agents.reports.cells import errors_cell, excluded_text
+from agents.reports.costs import cost_rows, usd_text
 from agents.reports.headline import headline_lines
 from agents.reports.sections import render_sections_html
 
@@ -86,6 +87,7 @@ def render_html(data: dict[str, Any]) -> str:
     for note in data["notes"]:
         parts.append(f"<div class='note'>{escape(note)}</div>")
     parts.append(_summary(data))
+    parts.append(_costs(data))
     parts.append(_comparisons(data))
     parts.append(_charts(data))
     parts.append(_quality(data))
@@ -111,12 +113,24 @@ def _memory_note(run: dict[str, Any]) -> str:
     )
 
 
+def _costs(data: dict[str, Any]) -> str:
+    """Calls, billed tokens and USD per method and role, and per item (USD only with [llm.prices])."""
+    rows = "".join(
+        "<tr>" + "".join(f"<td{'' if i < 2 else ' class=n'}>{escape(cell)}</td>" for i, cell in enumerate(row)) + "</tr>"
+        for row in cost_rows(data["runs"])
+    )
+    return (
+        "<h2>Cost</h2><p class='muted'>Billed tokens (cache hits cost nothing) over every invocation of each run; USD "
+        "from [llm.prices] or the roles' price settings, n/a without them.</p><table><tr><th>method</th><th>role</th>"
+        "<th>calls</th><th>billed tokens in+out</th><th>cost</th><th>per item</th></tr>" + rows + "</table>"
+    )
+
+
 def _summary(data: dict[str, Any]) -> str:
     rows = []
     for run in data["runs"]:
         m = run["metrics"]
         usage = (run.get("usage") or {}).get("total", {})
-        cost = usage.get("cost_usd")
         rows.append(
             "<tr>"
             f"<td>{escape(run['label'])}<br>{node_link(run['run_id'])}<br>"
@@ -131,7 +145,7 @@ def _summary(data: dict[str, Any]) -> str:
             f"<td class='n'>{_pct(m['first_search_hit_rate'])}</td><td class='n'>{_pct(m['search_hit_rate'])}</td>"
             f"<td class='n'>{_num(m['avg_turns'])}</td><td class='n'>{_num(m['avg_tokens'], 0)}</td>"
             f"<td class='n'>{usage.get('calls', 0)} / {usage.get('cache_hits', 0)}<br>"
-            f"<span class='muted'>{'$' + format(cost, '.4f') if cost is not None else 'cost n/a'}</span></td>"
+            f"<span class='muted'>{escape(usd_text((run.get('cost') or {}).get('cost_usd')))}</span></td>"
             "</tr>"
         )
     return (

@@ -8,6 +8,7 @@ from agents.metrics.comparison import interval_text, strata_shown
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.reports.cells import errors_cell, excluded_text
+from agents.reports.costs import cost_rows
 from agents.reports.headline import headline_lines
 from agents.reports.sections import render_sections_markdown
 
@@ -133,6 +134,9 @@ def render_markdown(data: dict[str, Any]) -> str:
         if not errors:
             continue
         lines.append(f"- {run['label']}: " + "; ".join(f"{cat}: {cells}" for cat, cells in sorted(errors.items())))
+    lines += ["", "## Cost", "", "| method | role | calls | billed tokens in+out | cost | per item |",
+              "| --- | --- | ---: | ---: | ---: | ---: |"]
+    lines += ["| " + " | ".join(row) + " |" for row in cost_rows(data["runs"])]
     lines += render_sections_markdown(data)
     lines += ["", "## Run records", ""]
     for run in data["runs"]:

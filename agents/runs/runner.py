@@ -23,7 +23,8 @@ from typing import Any, Literal, Protocol
 from neo4j import ManagedTransaction
 
 from agents.llm.accounting import UsageLedger
-from agents.llm.errors import LLMError
+from agents.llm.errors import LLMError, LLMInterruptedError
+from agents.llm.prices import price_record
 from agents.llm.roles import LLMRoles
 from agents.memory.errors import MemorySystemError, retryable_cause
 from agents.memory.prepare import build_profiles
@@ -82,6 +83,8 @@ class RunSummary:
     method: str
     status: str
     counts: dict[str, int]
+    # this invocation's LLM usage of the run (UsageLedger.as_dict(); the run record sums every invocation's)
+    usage: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -95,6 +98,8 @@ class BatchReport:
     errors_by_role: dict[str, int] = field(default_factory=dict)
     failures: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Why the batch stopped before its work was done (a spending limit: "budget reached: ..."); None otherwise.
+    stopped: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -194,6 +199,8 @@ def execute_batch(
         stage = f"memory:{system}"
 
         def memory_failed(profile_id: str, exc: Exception, stage: str = stage) -> None:
+            if _stopped_by(exc):  # a spending limit stopped the build: not a failure, the rerun continues it
+                return
             failed[(profile_id, stage)] = FailedPrerequisite(
                 profile_id, stage, "memory", str(exc)[:2000], retryable_cause(exc)
             )
@@ -219,6 +226,8 @@ def execute_batch(
         for profile_id in state_profiles:
             try:
                 summary = summarize_profile(store, state_llm, prompts, profile_id)
+            except LLMInterruptedError:
+                break  # a spending limit: no summary is written for it, the rerun makes it
             except LLMError as exc:
                 failed[(profile_id, "state_summary")] = FailedPrerequisite(
                     profile_id, "state_summary", "state", str(exc)[:2000], exc.retryable
@@ -228,6 +237,16 @@ def execute_batch(
             if summary.n_states == 0:
                 notes.append(f"the state summary of profile {profile_id} is empty (the model listed no states)")
 
+    if roles.budget_reason is not None:
+        # A spending limit was reached while preparing: no run is started or ended (nothing more is written)
+        # and the rerun builds what is missing, then answers.
+        return BatchReport(
+            batch_id=plan.batch_id,
+            runs=[_unfinished(store, run, plan, roles, prompts) for run in plan.runs],
+            usage=roles.total_usage(),
+            notes=notes,
+            stopped=roles.budget_reason,
+        )
     # Read's and A-MEM's token limits count in the answering model's tokens: probe its tokenizer once per run.
     tokenizer = answerer_tokenizer(roles)
     if tokenizer.note() is not None:
@@ -284,6 +303,12 @@ def execute_batch(
                                     if roles.configured(role)
                                 },
                                 "tokenizer": tokenizer.record(),
+                                # USD per 1M tokens of the run's models, as [llm.prices] said when it started
+                                "prices": price_record(
+                                    roles.prices,
+                                    [str(roles.settings[r].model) for r in run.roles if roles.configured(r)]
+                                    + list(plan.options.judge_models[1:]),
+                                ),
                             },
                             models={
                                 **roles.public_records(list(run.roles)),
@@ -396,7 +421,7 @@ def execute_batch(
     summaries_out = [
         _finish_run(
             store, run, plan, judges, roles, prompts, usage=worker.ledgers[run.run_id],
-            did_work=bool(pending[run.run_id]), claims=claims, notes=notes,
+            did_work=bool(pending[run.run_id]), claims=claims, notes=notes, reason=roles.budget_reason,
         )
         for run in plan.runs
     ]
@@ -419,7 +444,44 @@ def execute_batch(
         errors_by_role=errors_by_role,
         failures=failures,
         warnings=_warnings(plan, outcomes),
+        # a refused request always leaves work undone; said only then all the same
+        stopped=roles.budget_reason if any(r.status != "finished" for r in summaries_out) else None,
     )
+
+
+def _stopped_by(exc: BaseException) -> bool:
+    """Whether `exc` or an error in its cause chain is an LLMInterruptedError (Ctrl-C or a spending limit; a
+    memory SDK wraps the client's error)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, LLMInterruptedError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _unfinished(store: EventStore, run: PlannedRun, plan: BatchPlan, roles: LLMRoles, prompts: PromptSet) -> RunSummary:
+    """A run this invocation did not get to (read only): its attempts so far."""
+    attempts = {a["item_id"]: a for a in run_progress(store, run.run_id)["attempts"]}
+    answered = sum(1 for a in attempts.values() if a["status"] == "answered")
+    counts = {
+        "items": len(plan.item_ids),
+        "answered": answered,
+        "errors": sum(1 for a in attempts.values() if a["status"] == "error"),
+        "not_started": sum(1 for i in plan.item_ids if i not in attempts),
+        "pass": sum(1 for a in attempts.values() if a["verdict"] == "pass"),
+        "fail": sum(1 for a in attempts.values() if a["verdict"] == "fail"),
+        "needs_adjudication": sum(1 for a in attempts.values() if a["verdict"] == "needs_adjudication"),
+        "complete": sum(
+            1 for i in plan.item_ids
+            if attempt_complete(
+                attempts.get(i), run, i, plan.options.judges, roles, prompts, plan.options.judge_models[1:]
+            )
+        ),
+    }
+    return RunSummary(run_id=run.run_id, method=run.method.name, status="incomplete", counts=counts)
 
 
 def _warnings(plan: BatchPlan, outcomes: dict[str, list[AttemptOutcome]]) -> list[str]:
@@ -497,6 +559,7 @@ def _finish_run(
     did_work: bool,
     claims: Claims | None = None,
     notes: list[str] | None = None,
+    reason: str | None = None,
 ) -> RunSummary:
     state = run_progress(store, run.run_id)
     attempts = {a["item_id"]: a for a in state["attempts"]}
@@ -527,7 +590,7 @@ def _finish_run(
         ended: RunFinished | RunLeftIncomplete = (
             RunFinished(run_id=run.run_id, status="finished", counts=counts, usage=total.as_dict())
             if status == "finished"
-            else RunLeftIncomplete(run_id=run.run_id, counts=counts, usage=total.as_dict())
+            else RunLeftIncomplete(run_id=run.run_id, counts=counts, usage=total.as_dict(), reason=reason)
         )
         guard = None if claims is None or status != "finished" else _run_not_finished(run.run_id)
         if store.append([NewEvent(ended, actor="runner")], guard=guard).refused and notes is not None:
@@ -535,7 +598,7 @@ def _finish_run(
                 f"{run.method.name}: another worker ended the run first; this worker's LLM usage "
                 f"({usage.as_dict().get('total', {}).get('calls', 0)} calls) is not in the run's record"
             )
-    return RunSummary(run_id=run.run_id, method=run.method.name, status=status, counts=counts)
+    return RunSummary(run_id=run.run_id, method=run.method.name, status=status, counts=counts, usage=usage.as_dict())
 
 
 def _run_absent(run_id: str) -> AppendGuard:
