@@ -220,3 +220,16 @@ def test_the_limits_are_read_from_colabench_toml_and_the_environment(
     judge, answerer = load_role_settings("judge"), load_role_settings("answerer")
     assert (judge.endpoint_rpm, judge.endpoint_concurrency, judge.retry_jitter) == (30, 3, "decorrelated")
     assert (answerer.endpoint_concurrency, answerer.retry_seed) == (8, 11)
+
+
+def test_prompt_tokens_the_prefix_cache_served_are_billed_at_the_cached_price() -> None:
+    ledger = UsageLedger()
+    common = {"cached": False, "tokens_in": 1000, "tokens_out": 100, "price_in_per_mtok": 1.0}
+    ledger.record_call("a", **common, price_out_per_mtok=2.0, price_cached_per_mtok=0.25, prompt_cached_tokens=800)
+    ledger.record_call("b", **common, price_out_per_mtok=2.0, prompt_cached_tokens=800)  # no cached price
+    ledger.record_call("c", **common, price_out_per_mtok=2.0, price_cached_per_mtok=0.25)  # the endpoint said nothing
+    usage = ledger.snapshot()
+    cost = {role: usage[role].cost_usd for role in ("a", "b", "c")}
+    assert cost["a"] == pytest.approx((200 * 1.0 + 800 * 0.25 + 100 * 2.0) / 1e6)
+    assert cost["b"] == pytest.approx((1000 * 1.0 + 100 * 2.0) / 1e6)
+    assert cost["c"] == cost["b"]

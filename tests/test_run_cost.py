@@ -277,3 +277,14 @@ def test_eval_qa_dry_run_sends_nothing_and_counts_what_the_run_sends(
         done = CliRunner().invoke(app, args)
         assert done.exit_code == 0, done.output
         assert len(fake.requests) == by_role["answerer"]["calls_min"] + by_role["judge"]["calls_min"]
+
+
+def test_the_price_table_fills_the_cached_price_of_a_role() -> None:
+    from agents.llm.prices import ModelPrice, PriceTable, with_prices
+    from agents.llm.settings import LLMRoleSettings
+
+    table = PriceTable({"m": ModelPrice(input=1.0, output=2.0, cached=0.25)})
+    filled = with_prices(LLMRoleSettings(model="m"), table)
+    assert (filled.price_in_per_mtok, filled.price_out_per_mtok, filled.price_cached_per_mtok) == (1.0, 2.0, 0.25)
+    own = with_prices(LLMRoleSettings(model="m", price_in_per_mtok=3.0, price_out_per_mtok=4.0), table)
+    assert (own.price_in_per_mtok, own.price_cached_per_mtok) == (3.0, 0.25)

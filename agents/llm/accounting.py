@@ -74,6 +74,7 @@ class UsageLedger:
         tokens_out: int,
         price_in_per_mtok: float | None,
         price_out_per_mtok: float | None,
+        price_cached_per_mtok: float | None = None,
         seconds: float = 0.0,
         served_model: str | None = None,
         configured_model: str | None = None,
@@ -105,7 +106,13 @@ class UsageLedger:
                 usage.prefix_prompt_tokens += tokens_in
                 usage.prefix_cached_tokens += min(prompt_cached_tokens, tokens_in)
             if price_in_per_mtok is not None and price_out_per_mtok is not None:
-                cost = (tokens_in * price_in_per_mtok + tokens_out * price_out_per_mtok) / 1_000_000
+                # prompt tokens the endpoint's prefix cache served are billed at the cached price when one is set
+                hit = min(prompt_cached_tokens or 0, tokens_in) if price_cached_per_mtok is not None else 0
+                cost = (
+                    (tokens_in - hit) * price_in_per_mtok
+                    + hit * (price_cached_per_mtok or 0.0)
+                    + tokens_out * price_out_per_mtok
+                ) / 1_000_000
                 usage.cost_usd = (usage.cost_usd or 0.0) + cost
 
     def record_request(self, role: str, *, retry: bool) -> None:

@@ -261,6 +261,7 @@ class LLMClient:
             tokens_out=reply.tokens_out,
             price_in_per_mtok=s.price_in_per_mtok,
             price_out_per_mtok=s.price_out_per_mtok,
+            price_cached_per_mtok=s.price_cached_per_mtok,
             seconds=time.perf_counter() - started,
             served_model=None if reply.cached else reply.model,
             configured_model=s.model,

@@ -83,12 +83,20 @@ def role_price(settings: LLMRoleSettings, table: PriceTable) -> ModelPrice | Non
 def with_prices(settings: LLMRoleSettings, table: PriceTable) -> LLMRoleSettings:
     """The settings with the table's price of their model filled in where the role sets none (what the usage
     ledger multiplies tokens with)."""
-    if settings.price_in_per_mtok is not None and settings.price_out_per_mtok is not None:
-        return settings
     price = table.get(settings.model)
+    if settings.price_in_per_mtok is not None and settings.price_out_per_mtok is not None:
+        if settings.price_cached_per_mtok is None and price is not None and price.cached is not None:
+            return settings.model_copy(update={"price_cached_per_mtok": price.cached})
+        return settings
     if price is None:
         return settings
-    return settings.model_copy(update={"price_in_per_mtok": price.input, "price_out_per_mtok": price.output})
+    return settings.model_copy(
+        update={
+            "price_in_per_mtok": price.input,
+            "price_out_per_mtok": price.output,
+            "price_cached_per_mtok": price.cached,
+        }
+    )
 
 
 def models_without_prices(models: Iterable[tuple[str, LLMRoleSettings]], table: PriceTable) -> list[str]:

@@ -91,7 +91,12 @@ class LLMRoles:
             self._clients[key] = LLMClient(
                 with_prices(
                     self.settings[role].model_copy(
-                        update={"model": model, "price_in_per_mtok": None, "price_out_per_mtok": None}
+                        update={
+                            "model": model,
+                            "price_in_per_mtok": None,
+                            "price_out_per_mtok": None,
+                            "price_cached_per_mtok": None,
+                        }
                     ),
                     self.prices,
                 ),

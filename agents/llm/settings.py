@@ -70,6 +70,9 @@ class LLMRoleSettings(BaseSettings):
     seed: int | None = None
     price_in_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million input tokens")
     price_out_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million output tokens")
+    price_cached_per_mtok: float | None = Field(
+        default=None, ge=0.0, description="USD per million prompt tokens the endpoint's prefix cache served"
+    )
     extra_body: dict[str, Any] = Field(default_factory=dict, description="provider-specific request fields")
     context_tokens: int | None = Field(
         default=None, ge=1, description="the role's context size (default: asked of the server's /props)"
