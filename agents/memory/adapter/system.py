@@ -57,9 +57,9 @@ class HttpAdapterSystem(MemorySystem):
     def build(self, profile_id: str) -> BuildReport:
         from agents.memory.build import build_by_pairs, processed_pair_ids
 
+        before = self._usage()
         info = self.client.check_info()
         self.builder = f"{BUILDER}/{info.name}-{info.version}"  # type: ignore[misc]  # known only now
-        before = self._usage()
         if not processed_pair_ids(self, profile_id):
             self.client.reset(profile_id)  # the adapter may hold an earlier, unrecorded build of this user
         self._pairs.pop(profile_id, None)
