@@ -189,7 +189,8 @@ def create_app(memory: MemosMemory) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Bind the socket, open MemOS, print `READY <base url>` on stdout, then serve (port 0: a free port)."""
+    """Bind the socket, open MemOS, print `READY <base url>` on stdout (the only line there: logs go to stderr),
+    then serve (port 0: a free port)."""
     import socket
 
     import uvicorn
@@ -198,12 +199,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8766)
     args = parser.parse_args(argv)
+    # MemOS logs to stdout: everything but the READY line goes to stderr
+    ready = sys.stdout
+    sys.stdout = sys.stderr
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     sock.listen(128)
     app = create_app(MemosMemory())
-    print(f"READY http://{args.host}:{sock.getsockname()[1]}", flush=True)
+    print(f"READY http://{args.host}:{sock.getsockname()[1]}", file=ready, flush=True)
     uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])
 
 
