@@ -1,8 +1,8 @@
 """MemOS behind the memory adapter protocol, smoke test: its MemReader and tree text memory (in the MemOS
 environment of scripts/setup_memos_env.sh, on a Neo4j server of its own) build `http:memos` memories from the
-mini bundle through the reference of agents/memory/adapter_server/memos_server.py, traced to turns, and its
-search answers. The fake endpoint plays MemOS's reader (tests/fake_openai/memos_script.py), fake embeddings
-its embedder.
+mini bundle through agents/memory/adapter_server/memos_server.py, traced to turns, and its search answers; a
+reply its reader cannot parse refuses the batch. The fake endpoint plays MemOS's reader
+(tests/fake_openai/memos_script.py), fake embeddings its embedder.
 
 Not part of `make test`: it needs the MemOS environment (139 packages) and a second Neo4j. Run it with
 `COLABENCH_MEMOS_ENV=$(scripts/setup_memos_env.sh)`; without that variable it is skipped."""
@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from agents.memory.errors import AdapterError
 from agents.memory.prepare import open_memory_system, prepare_memory
 from graph.server import throwaway_server
 from graph.store import EventStore
@@ -100,3 +101,13 @@ def test_memos_builds_traced_memories_and_searches_through_its_adapter(
     finally:
         system.close()
     assert found and {m.id for m in found} <= {r["id"] for r in rows}
+
+    # A reply MemOS's reader cannot parse (it would keep the raw text as a memory) refuses the batch: one line
+    # naming the adapter and the call, nothing of the profile written.
+    with pytest.raises(AdapterError) as caught:
+        prepare_memory("http:memos", store, retriever, "mini-p-ravi")
+    line = str(caught.value)
+    assert "POST /v1/add failed: HTTP 422" in line and "JSON parse failed" in line and "\n" not in line
+    with store.driver.session() as session:
+        ravi = session.run("MATCH (m:Memory {system: 'http:memos', profile_id: 'mini-p-ravi'}) RETURN count(m) AS n")
+        assert ravi.single()["n"] == 0  # type: ignore[index]

@@ -2,7 +2,8 @@
 batch of turns (fine mode: one LLM call per chat window, MemOS's own prompt) and its tree text memory
 (`TreeTextMemory`, backend `neo4j`, one shared database with logical isolation by user name) stores and searches
 them (`search(mode="fast")`). Each memory names the turns of the batch its MemReader window came from (MemOS's
-`sources[].index`).
+`sources[].index`). Where MemOS's reader would carry on past a failed or unparseable LLM reply (keeping the raw
+window text as a memory) the add is refused with HTTP 422 and nothing of the batch is stored.
 
 It runs in the MemOS environment (`scripts/setup_memos_env.sh`: MemOS pins transformers < 5, openai < 2 and
 fastapi < 0.116 against the project's), not in the project's, so it imports nothing of colabench but the
@@ -47,6 +48,10 @@ def _env(name: str, default: str | None = None) -> str:
     if value is None or not value.strip():
         raise SystemExit(f"memos adapter: set {name}")
     return value.strip()
+
+
+class ReaderFailure(Exception):
+    """MemOS's reader logged a failed or unparseable LLM reply and carried on with the raw text as a memory."""
 
 
 class MemosMemory:
@@ -114,6 +119,28 @@ class MemosMemory:
         )
         self._lock = threading.Lock()
         self._batches: dict[tuple[str, str], list[str]] = {}
+        self._failures: list[str] = []
+        self._watch_reader()
+
+    def _watch_reader(self) -> None:
+        """Note each reply the reader could not use: MemOS's `_get_llm_response` then keeps the raw window text
+        as a memory and logs nothing for a reply that parses to nothing."""
+        generate, parse = self.reader._safe_generate, self.reader._safe_parse
+
+        def watched_generate(messages: list[dict[str, Any]]) -> str | None:
+            text = generate(messages)
+            if not text:
+                self._failures.append("the LLM call failed or answered nothing")
+            return text
+
+        def watched_parse(text: str | None) -> dict[str, Any] | None:
+            result = parse(text)
+            if text and not result:
+                self._failures.append(f"JSON parse failed on the reply {text[:120]!r}")
+            return result
+
+        self.reader._safe_generate = watched_generate
+        self.reader._safe_parse = watched_parse
 
     def reset(self, user_id: str) -> int:
         with self._lock:
@@ -133,11 +160,16 @@ class MemosMemory:
             for t in turns
         ]
         with self._lock:
+            self._failures.clear()
+            info = {"user_id": user_id, "session_id": batch_id}
+            groups = self.reader.get_memory([scene], type="chat", info=info)
+            if self._failures:
+                # MemOS would keep the raw window text as a memory: refuse instead (nothing of the batch is stored)
+                raise ReaderFailure(f"MemOS's reader: {'; '.join(self._failures[:3])} on batch {batch_id!r}")
+            items = [item for group in groups for item in group]
             earlier = self._batches.pop((user_id, batch_id), [])
             if earlier:
                 self.tree.delete(earlier, user_name=user_id)
-            groups = self.reader.get_memory([scene], type="chat", info={"user_id": user_id, "session_id": batch_id})
-            items = [item for group in groups for item in group]
             self.tree.add(items, user_name=user_id)
             self._batches[(user_id, batch_id)] = [item.id for item in items]
         written = []
@@ -164,7 +196,7 @@ class MemosMemory:
 
 def create_app(memory: MemosMemory) -> Any:
     import memos
-    from fastapi import FastAPI
+    from fastapi import FastAPI, HTTPException
 
     app = FastAPI(title="colabench memory adapter: MemOS")
     version = getattr(memos, "__version__", "2.0.33")
@@ -179,7 +211,10 @@ def create_app(memory: MemosMemory) -> Any:
 
     @app.post("/v1/add")
     def add(body: P.AddRequest) -> Any:  # type: ignore[name-defined]
-        return P.AddReply(memories=memory.add(body.user_id, body.batch_id, body.turns))
+        try:
+            return P.AddReply(memories=memory.add(body.user_id, body.batch_id, body.turns))
+        except ReaderFailure as exc:
+            raise HTTPException(status_code=422, detail=str(exc)) from None
 
     @app.post("/v1/search")
     def search(body: P.SearchRequest) -> Any:  # type: ignore[name-defined]
