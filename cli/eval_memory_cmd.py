@@ -13,6 +13,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
+from agents.memory.registry import memory_system_help
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from graph.errors import UsageError
@@ -58,7 +59,7 @@ def _resolve_profiles(store: Any, dataset: str, wanted: list[str]) -> tuple[str,
 
 @expected_errors
 def memory(
-    system: str = typer.Option(..., "--system", help="memory system: raw_turns, mem0, graphiti, amem"),
+    system: str = typer.Option(..., "--system", help=memory_system_help()),
     dataset: str = typer.Option("sample", "--dataset", help="a dataset name in the graph, a path, or `sample`"),
     profiles: list[str] = typer.Option(None, "--profiles", "--profile", help="only these profiles (repeatable)"),
     judges: str = typer.Option("all", "--judges", help="integrity,accuracy,update,qa (comma-separated), all, or none"),

@@ -7,6 +7,7 @@ import time
 import typer
 from rich.table import Table
 
+from agents.memory.registry import memory_system_help
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from cli.query_cmd import corpus_from_options
@@ -18,7 +19,7 @@ app = typer.Typer(no_args_is_help=True)
 @expected_errors
 def systems() -> None:
     """List the registered memory systems: what builds them, their search recipe, whether MemKB links them."""
-    from agents.memory.registry import get_memory_system, memory_system_names
+    from agents.memory.registry import MEMORY_FAMILIES, get_memory_system, memory_system_names
 
     for name in memory_system_names():
         cls = get_memory_system(name)
@@ -28,12 +29,14 @@ def systems() -> None:
             f"  needs an LLM: {'yes (the `memory` role)' if cls.needs_llm else 'no'}; memory_search recipe: "
             f"{cls.search_recipe}; MemKB cards: {'yes' if cls.memkb_cards else 'no'}; builder: {cls.builder}"
         )
+    for family in MEMORY_FAMILIES.values():
+        console.print(f"[bold]{family.prefix}*[/]: {family.help}")
 
 
 @app.command()
 @expected_errors
 def build(
-    system: str = typer.Option("raw_turns", "--system", help="memory system: raw_turns, mem0, graphiti, amem"),
+    system: str = typer.Option("raw_turns", "--system", help=memory_system_help()),
     profile: list[str] = typer.Option(None, "--profile", help="only this profile (repeatable; default: every one)"),
     links: bool = typer.Option(True, "--links/--no-links", help="also link MemKB cards to documents"),
     source: list[str] = typer.Option(None, "--source", help="link only to documents of this source (repeatable)"),

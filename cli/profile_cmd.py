@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.table import Table
 
+from agents.memory.registry import memory_system_help
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
 
 if TYPE_CHECKING:
@@ -23,7 +24,9 @@ app = typer.Typer(no_args_is_help=True)
 @expected_errors
 def append(
     file: Path = typer.Argument(..., help="JSON (one record or a list) or JSONL (one record per line)"),
-    memory_system: str = typer.Option("raw_turns", help="memory system whose cards and links are updated"),
+    memory_system: str = typer.Option(
+        "raw_turns", help=f"memory system whose cards and links are updated ({memory_system_help()})",
+    ),
     dry_run: bool = typer.Option(False, "--dry-run", help="validate the file and stop"),
 ) -> None:
     """Append sessions (records with profile_id) and turns (records with only session_id) as events, then update

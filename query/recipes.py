@@ -176,12 +176,33 @@ RECIPES: dict[str, Recipe] = {
 }
 
 
+ADAPTER_RECIPE_PREFIX = "HTTP:"
+
+
+def adapter_recipe(system: str) -> Recipe:
+    """The `memory_search` recipe of the memory adapter `http:<name>`: its memories ranked by the adapter's own
+    search (a ranker the writing side registers, query.memory_rankers); no documents."""
+    adapter = system.strip().lower().removeprefix("http:")
+    return Recipe(
+        name=f"{ADAPTER_RECIPE_PREFIX}{adapter.upper()}",
+        description=f"memory search over the memories of adapter {adapter!r}, ranked by the adapter's own search "
+        "(docs/memory-adapter.md); no documents",
+        memory_channels=("semantic",),
+        return_memories=True,
+        memory_system=f"http:{adapter}",
+        sdk_ranking=True,
+    )
+
+
 def get_recipe(name: str | Recipe) -> Recipe:
-    """The named recipe (case-insensitive; `-` and `_` are the same); a Recipe is returned as is.
+    """The named recipe (case-insensitive; `-` and `_` are the same); a Recipe is returned as is. `HTTP:<NAME>`
+    is the recipe of memory adapter `http:<name>` (`adapter_recipe`).
 
     Raises UnknownRecipeError listing the names."""
     if isinstance(name, Recipe):
         return name
+    if name.strip().upper().startswith(ADAPTER_RECIPE_PREFIX) and len(name.strip()) > len(ADAPTER_RECIPE_PREFIX):
+        return adapter_recipe(name.strip()[len(ADAPTER_RECIPE_PREFIX) :])
     key = name.strip().upper().replace("-", "_")
     recipe = RECIPES.get(key)
     if recipe is None:

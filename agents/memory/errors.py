@@ -61,3 +61,30 @@ class EmptyMemoryError(MemoryBackendError):
 
     retryable = False
     endpoint_failure = True
+
+
+class PluginLoadError(MemorySystemError):
+    """A module named in COLABENCH_PLUGINS could not be imported (agents.memory.registry.load_plugins)."""
+
+
+class AdapterConfigError(MemorySystemError):
+    """A memory adapter (`http:<name>`) is not configured, or its settings are invalid."""
+
+
+class AdapterError(MemoryBackendError):
+    """A memory adapter's endpoint failed: a timeout, a refused connection, an HTTP error status or a reply that
+    is not the protocol's (garbage). An endpoint failure (exit 3), counted as a failure of the `memory` role."""
+
+    endpoint_failure = True
+    retryable = True
+
+
+class AdapterProtocolError(AdapterError):
+    """The adapter speaks another version of the memory adapter protocol: running again does not help."""
+
+    retryable = False
+
+
+class AdapterTraceError(MemoryWriteError):
+    """An adapter's memory names a turn that is not a turn it was sent for this user: the batch is refused and
+    nothing of it is written."""

@@ -24,11 +24,18 @@ def require_llm(name: str, llm: Any) -> None:
 
 
 def open_memory_system(
-    name: str, store: EventStore, retriever: Any = None, llm: Any = None, progress: Progress | None = None
+    name: str,
+    store: EventStore,
+    retriever: Any = None,
+    llm: Any = None,
+    progress: Progress | None = None,
+    ledger: Any = None,
 ) -> Any:
-    """An instance of the named system; an LLM-built system without an LLM client fails with what to set."""
+    """An instance of the named system; an LLM-built system without an LLM client fails with what to set.
+    `ledger` counts the requests of a system that calls an endpoint of its own (a memory adapter)."""
     require_llm(name, llm)
-    return get_memory_system(name)(BuildContext(store=store, retriever=retriever, llm=llm, progress=progress))
+    ctx = BuildContext(store=store, retriever=retriever, llm=llm, progress=progress, ledger=ledger)
+    return get_memory_system(name)(ctx)
 
 
 def prepare_memory(
@@ -57,6 +64,7 @@ def build_profiles(
     progress: Progress | None = None,
     on_error: Callable[[str, Exception], None] | None = None,
     recoverable: tuple[type[Exception], ...] = (),
+    ledger: Any = None,
 ) -> list[BuildReport]:
     """`prepare_memory` for each profile in turn, with the system (its SDK) opened once for all of them;
     `progress` counts pairs over all the profiles (done, total). An error of a `recoverable` type in one
@@ -66,7 +74,7 @@ def build_profiles(
     from agents.memory.cards.document_links import build_document_links
     from agents.memory.pairs import history_pairs
 
-    system = open_memory_system(name, store, retriever, llm)
+    system = open_memory_system(name, store, retriever, llm, ledger=ledger)
     totals: dict[str, int] = {}
     if progress is not None and system.needs_llm and len(profile_ids) > 1:
         for pid in profile_ids:

@@ -3,13 +3,20 @@ from the public history, which retrieval recipe its `memory_search` runs, and wh
 
 A system is a `MemorySystem` subclass in its own module, registered once with `register_memory_system`; the
 registry imports the built-in modules lazily (`get_memory_system`), so commands that never build an LLM memory
-never import its SDK.
+never import its SDK. Two more ways in, both read on first use of the registry:
+
+- plug-ins: `COLABENCH_PLUGINS=pkg.module,other.module` names modules outside the package that register
+  systems when imported (`load_plugins`);
+- families: a name prefix whose systems are made on demand, e.g. `http:<name>` for any memory system behind the
+  adapter protocol (agents.memory.adapter), listed when configured.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import os
+import threading
 from abc import ABC
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +24,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from agents.memory.errors import UnknownMemorySystemError
+from agents.memory.errors import PluginLoadError, UnknownMemorySystemError
 from agents.memory.pairs import HistoryPair
 from graph.events import MemoryWritten
 from graph.store import EventStore
@@ -31,6 +38,11 @@ BUILTIN_MODULES: dict[str, str] = {
     "graphiti": "agents.memory.graphiti_system",
     "amem": "agents.memory.amem_system",
 }
+# name prefix -> module that registers the family (`register_memory_family`) on first use
+BUILTIN_FAMILIES: dict[str, str] = {
+    "http:": "agents.memory.adapter.family",
+}
+PLUGINS_VARIABLE = "COLABENCH_PLUGINS"
 
 
 @dataclass
@@ -43,6 +55,8 @@ class BuildContext:
     llm: Any = None
     progress: Progress | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    # the usage ledger endpoint requests that are not the LLM client's count into (an adapter's; optional)
+    ledger: Any = None
 
     def __post_init__(self) -> None:
         from agents.memory.pair_replies import PairCachingLLM
@@ -92,6 +106,8 @@ class MemorySystem(ABC):
     ranks_with_sdk: ClassVar[bool] = False
     # version tag recorded with every write (changes when the building code changes what it writes)
     builder: ClassVar[str]
+    # one line for CLI help lists (default: the label)
+    help: ClassVar[str | None] = None
     # loggers of the SDK: a record it logs at `sdk_failure_level` or above (or a warning with a traceback)
     # while a pair is built means it carried on past a failure, and fails the pair (agents.memory.sdk_failures)
     sdk_loggers: ClassVar[tuple[str, ...]] = ()
@@ -128,14 +144,78 @@ class MemorySystem(ABC):
 MEMORY_SYSTEMS: dict[str, type[MemorySystem]] = {}
 
 
+@dataclass(frozen=True)
+class MemoryFamily:
+    """Systems named `<prefix><name>`, made on demand: `make(name)` returns the registered class of one (raising
+    a MemorySystemError that says what to configure), `names()` the full names configured now."""
+
+    prefix: str
+    make: Callable[[str], type[MemorySystem]]
+    names: Callable[[], list[str]]
+    help: str
+
+
+MEMORY_FAMILIES: dict[str, MemoryFamily] = {}
+_PLUGINS_LOCK = threading.Lock()
+_PLUGINS_LOADED: set[str] = set()
+
+
 def register_memory_system(cls: type[MemorySystem]) -> type[MemorySystem]:
     """Register a system class (usable as a decorator)."""
     MEMORY_SYSTEMS[cls.name] = cls
     return cls
 
 
+def register_memory_family(family: MemoryFamily) -> MemoryFamily:
+    MEMORY_FAMILIES[family.prefix] = family
+    return family
+
+
+def load_plugins() -> list[str]:
+    """Import each module named in COLABENCH_PLUGINS (comma-separated) once; returns the modules loaded.
+    A module that cannot be imported is one PluginLoadError naming the variable and the module."""
+    wanted = [m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(",") if m.strip()]
+    with _PLUGINS_LOCK:
+        for module in wanted:
+            if module in _PLUGINS_LOADED:
+                continue
+            try:
+                importlib.import_module(module)
+            except Exception as exc:
+                raise PluginLoadError(
+                    f"{PLUGINS_VARIABLE}: plug-in module {module!r} could not be imported "
+                    f"({type(exc).__name__}: {exc})"
+                ) from exc
+            _PLUGINS_LOADED.add(module)
+    return wanted
+
+
+def _families() -> list[MemoryFamily]:
+    for prefix, module in BUILTIN_FAMILIES.items():
+        if prefix not in MEMORY_FAMILIES:
+            importlib.import_module(module)
+    return list(MEMORY_FAMILIES.values())
+
+
 def memory_system_names() -> list[str]:
-    return sorted(set(MEMORY_SYSTEMS) | set(BUILTIN_MODULES))
+    """Every system name usable now: built-in, plug-in, registered, and the configured members of families."""
+    load_plugins()
+    names = set(MEMORY_SYSTEMS) | set(BUILTIN_MODULES)
+    for family in _families():
+        names.update(family.names())
+    return sorted(names)
+
+
+def memory_system_help() -> str:
+    """The `--system` help of the commands: the names, and each family's form (from the registry, never a
+    hand-written list). A plug-in that fails to import is named here and raises when a command runs."""
+    try:
+        names = memory_system_names()
+    except PluginLoadError as exc:
+        names = sorted(set(MEMORY_SYSTEMS) | set(BUILTIN_MODULES))
+        return f"memory system: {', '.join(names)} ({exc})"
+    forms = ", ".join(f.help for f in _families())
+    return f"memory system: {', '.join(names)}" + (f"; or {forms}" if forms else "")
 
 
 def get_memory_system(name: str) -> type[MemorySystem]:
@@ -143,6 +223,12 @@ def get_memory_system(name: str) -> type[MemorySystem]:
     key = name.strip().lower()
     if key not in MEMORY_SYSTEMS and key in BUILTIN_MODULES:
         importlib.import_module(BUILTIN_MODULES[key])
+    if key not in MEMORY_SYSTEMS:
+        load_plugins()
+    if key not in MEMORY_SYSTEMS:
+        for family in _families():
+            if key.startswith(family.prefix):
+                return family.make(key[len(family.prefix) :])
     cls = MEMORY_SYSTEMS.get(key)
     if cls is None:
         raise UnknownMemorySystemError(

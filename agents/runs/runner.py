@@ -209,7 +209,7 @@ def execute_batch(
         try:
             build_profiles(
                 system, store, retriever, memory_profiles, llm=llm, links=linked, on_error=memory_failed,
-                recoverable=recoverable,
+                recoverable=recoverable, ledger=roles.ledger,
             )
         except recoverable as exc:  # the system could not be opened: every profile's memory is missing
             for profile_id in memory_profiles:

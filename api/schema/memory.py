@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from api.schema.turn import Turn
 
 
-@strawberry.type(description="A memory card written by a memory system (raw_turns, mem0, graphiti, amem ...).")
+@strawberry.type(description="A memory card written by a memory system (`colabench memory systems` lists them).")
 class Memory:
     id: strawberry.ID
     system: str

@@ -1,0 +1,1 @@
+"""Modules outside the product package that plug into its registries (loaded through COLABENCH_PLUGINS)."""
