@@ -240,7 +240,7 @@ def test_blind_solver_reads_the_whole_support_document_as_the_agents_read_tool_r
         pages, expect = view["pages"], 1
         for page in pages:  # each page is what the agent's Read returns from the line after the previous page
             assert page["start_line"] == expect and page["end_line"] - page["start_line"] < 100
-            args = {"doc_id": support["id"], "start_line": expect}
+            args = json.dumps({"doc_id": support["id"], "start_line": expect})
             got = execute_tool(retriever, "read", args, recipe="HYBRID", scope=ToolScope(profile_id="blind"))
             assert json.loads(got.response)["text"] == page["text"]
             expect = page["end_line"] + 1

@@ -85,7 +85,8 @@ def test_targets_steer_the_fact_mix_and_augmentation_and_the_report_compares_sha
     facts = _rows(
         store,
         "MATCH (i:Item {dataset: 'syn-shape', batch: 'initial'}) "
-        "RETURN i.id AS id, COUNT { (i)-[:HAS_REQUIREMENT]->()-[:USES_FACT]->(f) RETURN DISTINCT f } AS n ORDER BY n",
+        "RETURN i.id AS id, size(COLLECT { MATCH (i)-[:HAS_REQUIREMENT]->()-[:USES_FACT]->(f) RETURN DISTINCT f.id }) "
+        "AS n ORDER BY n",
     )
     assert [f["n"] for f in facts] == [1, 2]
     shape = synthesis_summary(store, "syn-shape")["shape"]
