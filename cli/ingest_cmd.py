@@ -104,6 +104,8 @@ def check(
     bundle, report, _events = validate_bundle(resolve_dataset_path(path))
     for problem in report.problems[:200]:
         console.print(str(problem), markup=False)
+    for warning in report.warnings:
+        console.print(f"[yellow]warning[/]: {warning}")
     summary = ", ".join(f"{k} {v}" for k, v in report.counts.items())
     if report.ok:
         console.print(f"[green]ok[/]: {bundle.name}: {summary}")

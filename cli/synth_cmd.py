@@ -5,6 +5,7 @@ that `check` accepts and `run` evaluates, with a synthesis report. Resumable per
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,12 @@ NO_LLM = (
 )
 _STAGE_SETS = {
     "docs": ["docs"],
+    "web": ["web"],
     "profiles": ["profiles"],
     "dialogue": ["dialogue"],
     "items": ["items"],
     "augment": ["augment"],
-    "all": ["docs", "profiles", "dialogue", "items", "augment"],
+    "all": ["docs", "web", "profiles", "dialogue", "items", "augment"],
 }
 
 
@@ -59,29 +61,44 @@ def _synthesize(stages: list[str], **options: Any) -> None:
     from agents.synthesis.config import SynthesisConfig
     from agents.synthesis.context import SynthContext
     from agents.synthesis.pipeline import run_stages
+    from agents.synthesis.stage_web import OFF_NOTE
+    from agents.synthesis.web import WebSettings
     from cli.progress_lines import phase_progress
+    from ingest.bundle.shape import ShapeTarget
     from query.retriever import Retriever
 
     try:
+        target = ShapeTarget(
+            profiles=options["profiles"],
+            items_per_profile=options["items_per_profile"],
+            single_fact_share=options["single_share"],
+            support_docs_per_item=options["support_docs"],
+            augmented_per_initial=options["augment_ratio"],
+        )
         config = SynthesisConfig(
             dataset=options["dataset"],
             seed=options["seed"],
             kb_sources=tuple(s.strip() for s in (options["kb"] or "").split(",") if s.strip() and s.strip() != "all"),
             seed_docs=options["seed_docs"],
-            profiles=options["profiles"],
-            topics_per_profile=options["topics"],
+            profiles=target.profiles,
+            topics_per_profile=options["topics"] or min(20, target.initial_per_profile()),
             max_user_turns=options["turns"],
             max_revisions=options["max_revisions"],
-            augment_per_item=options["augment"],
+            augment_per_item=max(1, math.ceil(target.augmented_per_initial)),
+            target=target,
             caps=_caps(options["cap"] or []),
         )
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
         raise UsageError(f"invalid synthesis settings: {problems}") from exc
+    for problem in target.reachable():
+        err_console.print(f"[yellow]shape target[/]: {problem}")
     executor, ray_address = options["executor"], options["ray_address"]
     check_executor(executor, ray_address, "threads")
     prompts = PromptSet.from_config(options["prompt"] or [])
     roles = LLMRoles(overrides={"synthesis": {"temperature": config.temperature}})
+    web_settings = WebSettings()
+    web = web_settings if web_settings.enabled else None
     try:
         if not roles.configured("synthesis"):
             err_console.print(NO_LLM)
@@ -95,6 +112,7 @@ def _synthesize(stages: list[str], **options: Any) -> None:
                 prompts=prompts,
                 config=config,
                 concurrency=options["concurrency"],
+                web=web,
             )
             pool = None
             if executor == "ray":
@@ -102,12 +120,19 @@ def _synthesize(stages: list[str], **options: Any) -> None:
 
                 pool = stack.enter_context(
                     RayUnits(
-                        workers=options["concurrency"], roles=roles, prompts=prompts, config=config, address=ray_address
+                        workers=options["concurrency"],
+                        roles=roles,
+                        prompts=prompts,
+                        config=config,
+                        address=ray_address,
+                        web=web,
                     )
                 )
                 ctx.remote = pool
                 where = f"the Ray cluster at {ray_address}" if ray_address else "a local Ray instance"
                 console.print(f"units run in {pool.workers} Ray actor(s) on {where}")
+            if "web" in stages and web is None:
+                console.print(f"web: {OFF_NOTE}")
             with phase_progress() as progress:
                 results = run_stages(ctx, stages, progress)
             if pool is not None:
@@ -182,6 +207,14 @@ def _print_summary(figures: dict[str, Any]) -> None:
     console.print(table)
     for gate, verdicts in figures["gates"].items():
         console.print(f"gate {gate}: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
+    shape = figures.get("shape")
+    if shape:
+        console.print(
+            f"shape (target: {shape['target_source']}): "
+            + "; ".join(f"{r['measure']} {r['produced']} (target {r['target']})" for r in shape["comparison"])
+        )
+        for warning in [*shape["unreachable"], *shape["warnings"]]:
+            err_console.print(f"[yellow]shape[/]: {warning}")
 
 
 def _stage_command(name: str) -> None:
@@ -189,13 +222,26 @@ def _stage_command(name: str) -> None:
     def command(
         dataset: str = typer.Option(..., "--dataset", help="name of the dataset to build (new, or one to resume)"),
         kb: str = typer.Option("all", "--kb", help="Document.source values of the KB (comma-separated) or all"),
-        profiles: int = typer.Option(2, "--profiles", min=1, help="stage I: new profiles"),
+        profiles: int = typer.Option(10, "--profiles", min=1, help="target: profiles (paper: 10)"),
+        items_per_profile: float = typer.Option(
+            34.9, "--items-per-profile", min=0.1, help="target: items per profile, initial + augmented (paper: 34.9)"
+        ),
+        single_share: float = typer.Option(
+            1 / 3, "--single-share", min=0.0, max=1.0, help="target: share of single-fact items (paper: about 1/3)"
+        ),
+        support_docs: int = typer.Option(
+            1, "--support-docs", min=1, help="target: support documents per item (paper: 1; only 1 is built)"
+        ),
+        augment_ratio: float = typer.Option(
+            1.0, "--augment-ratio", min=0.0, max=5.0, help="target: augmented items per initial item (ours: 1)"
+        ),
         seed: int = typer.Option(0, "--seed", help="sampling seed (documents, profile slots, topics)"),
         seed_docs: int = typer.Option(4, "--seed-docs", min=1, help="stage 0: seed documents to link"),
-        topics: int = typer.Option(2, "--topics", min=1, help="topics per profile"),
+        topics: int = typer.Option(
+            None, "--topics", min=1, help="topics per profile (default: from the targets, one initial item each)"
+        ),
         turns: int = typer.Option(3, "--turns", min=1, help="user turns per session at most"),
         max_revisions: int = typer.Option(1, "--max-revisions", min=0, help="revisions before a draft is dropped"),
-        augment: int = typer.Option(1, "--augment", min=0, help="augmentations per accepted item"),
         cap: list[str] = typer.Option(None, "--cap", help="ROLE=TOKENS output cap (repeatable)"),
         prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: a prompt file (repeatable)"),
         concurrency: int = typer.Option(
@@ -217,12 +263,15 @@ def _stage_command(name: str) -> None:
             dataset=dataset,
             kb=kb,
             profiles=profiles,
+            items_per_profile=items_per_profile,
+            single_share=single_share,
+            support_docs=support_docs,
+            augment_ratio=augment_ratio,
             seed=seed,
             seed_docs=seed_docs,
             topics=topics,
             turns=turns,
             max_revisions=max_revisions,
-            augment=augment,
             cap=cap,
             prompt=prompt,
             concurrency=concurrency,
@@ -234,6 +283,8 @@ def _stage_command(name: str) -> None:
 
     command.__doc__ = {
         "docs": "Stage 0: link seed documents of the KB to related documents the linker found by searching.",
+        "web": "Stage 0 on the web: search a configured JSON search endpoint from seed documents, fetch pages "
+        "(robots.txt, size limits) and add their text as documents (off unless [web] search_url is set).",
         "profiles": "Stage I: the Director drafts profiles (facts grounded in documents, topics); a reviewer checks.",
         "dialogue": "Stage II: a user Simulator talks with an Assistant that searches and reads the KB.",
         "items": "Stage III: Builder, question writer, History Gate (blind solver + comparator) and verifier.",

@@ -791,7 +791,7 @@ class SynthesisDraftRecorded(DomainEvent):
     KEY: ClassVar[tuple[str, ...]] = ("draft_id",)
     draft_id: Identifier
     synthesis_id: Identifier
-    stage: Literal["docs", "profiles", "dialogue", "items", "augment"]
+    stage: Literal["docs", "web", "profiles", "dialogue", "items", "augment"]
     role: str
     subject: str
     revision: int = Field(default=0, ge=0)
@@ -812,9 +812,33 @@ class SynthesisStageFinished(DomainEvent):
     KEY: ClassVar[tuple[str, ...]] = ("stage_run_id",)
     stage_run_id: Identifier
     synthesis_id: Identifier
-    stage: Literal["docs", "profiles", "dialogue", "items", "augment"]
+    stage: Literal["docs", "web", "profiles", "dialogue", "items", "augment"]
     counts: dict[str, Any] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
+
+
+class WebPageFetched(DomainEvent):
+    """The synthesis web role fetched one search result (`url`, found by `query` at `rank` for the seed document
+    `seed_doc_id`) at `fetched_at`: what came back (`status`, `content_type`, `n_bytes`) and what became of it
+    (`outcome`: document -> the page is the Document `doc_id`, whose DocumentIngested is in the same
+    transaction; duplicate -> its text is already the Document `doc_id`; otherwise why it was not kept)."""
+
+    TYPE: ClassVar[str] = "WebPageFetched"
+    KEY: ClassVar[tuple[str, ...]] = ("fetch_id",)
+    fetch_id: Identifier
+    synthesis_id: Identifier
+    seed_doc_id: Identifier
+    query: str
+    rank: int = Field(ge=1)
+    url: str
+    final_url: str
+    fetched_at: str
+    outcome: Literal["document", "duplicate", "robots_disallowed", "too_large", "not_html", "no_text", "http_error"]
+    status: int | None = None
+    content_type: str | None = None
+    n_bytes: int = Field(default=0, ge=0)
+    doc_id: Identifier | None = None
+    reason: str = ""
 
 
 # --- memory quality (HaluMem-style judging of what a memory system kept) ---------------------------

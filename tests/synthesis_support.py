@@ -20,6 +20,7 @@ def synth_context(
     *,
     concurrency: int = 1,
     latency_s: float = 0.0,
+    web: Any = None,
     **config: Any,
 ) -> Iterator[Any]:
     """(SynthContext, FakeOpenAI) for one synthesis; `config` are SynthesisConfig fields (dataset required)."""
@@ -49,6 +50,7 @@ def synth_context(
             prompts=PromptSet(),
             config=SynthesisConfig(**config),
             concurrency=concurrency,
+            web=web,
         )
         try:
             yield ctx, fake

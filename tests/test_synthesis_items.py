@@ -224,3 +224,67 @@ def test_augmentation_refuses_single_condition_and_replaces_support(store, built
     )
     assert [d["s"] for d in dropped] == sorted(f"{t}-i0-a0" for t in built["world"]["topics"])
     assert _rows(store, "MATCH (i:Item) WHERE i.id ENDS WITH '-a0' RETURN count(i) AS n")[0]["n"] == 0
+
+
+def test_blind_solver_reads_the_whole_support_document_as_the_agents_read_tool_returns_it(store, built) -> None:
+    from agents.tools.execution import ToolScope, execute_tool
+    from query.retriever import Retriever
+
+    retriever = Retriever(store.driver, store.encoder)
+    views = [json.loads(b["messages"][-1]["content"]) for b in built["policy"].seen("BlindAnswer")]
+    assert views
+    for view in views:
+        support = _rows(
+            store, "MATCH (d:Document {title: $t}) RETURN d.id AS id, d.n_lines AS n", t=view["document_title"]
+        )[0]
+        pages, expect = view["pages"], 1
+        for page in pages:  # each page is what the agent's Read returns from the line after the previous page
+            assert page["start_line"] == expect and page["end_line"] - page["start_line"] < 100
+            args = json.dumps({"doc_id": support["id"], "start_line": expect})
+            got = execute_tool(retriever, "read", args, recipe="HYBRID", scope=ToolScope(profile_id="blind"))
+            assert json.loads(got.response)["text"] == page["text"]
+            expect = page["end_line"] + 1
+        assert view["document_lines"] == support["n"]
+        assert view["whole_document_read"] == (expect > support["n"])
+
+
+def test_a_document_longer_than_the_read_budget_is_read_in_pages_and_marked_not_whole(store) -> None:
+    from agents.synthesis.reading import read_as_agent
+    from agents.synthesis.state import DocText
+    from query.retriever import Retriever
+
+    row = _rows(store, "MATCH (d:Document) RETURN d.id AS id, d.title AS t, d.text AS text ORDER BY d.n_lines DESC")[0]
+    doc = DocText(row["id"], row["t"], tuple(row["text"].split("\n")))
+    assert len(doc.lines) > 250
+    retriever = Retriever(store.driver, store.encoder)
+    whole = read_as_agent(retriever, doc, max_reads=50)
+    assert whole.whole_document and whole.pages[-1].end_line == len(doc.lines) and len(whole.pages) >= 3
+    numbered = "\n".join(p.text for p in whole.pages).split("\n")
+    assert numbered == [f"{n}: {line}" for n, line in enumerate(doc.lines, start=1)]
+    short = read_as_agent(retriever, doc, max_reads=2)
+    assert len(short.pages) == 2 and not short.whole_document and short.pages == whole.pages[:2]
+
+
+def test_verifier_sees_the_text_the_history_showed_of_each_document(store, built) -> None:
+    views = [json.loads(b["messages"][-1]["content"]) for b in built["policy"].seen("FinalVerification")]
+    assert views
+    for view in views:
+        seen = view["documents_seen_in_history"]
+        assert {d["doc_id"] for d in seen} <= built["world"]["exposed"] and seen
+        for d in seen:  # the fixture's history exposed lines 1-5 of each document
+            lines = _rows(store, "MATCH (x:Document {id: $id}) RETURN x.text AS t", id=d["doc_id"])[0]["t"].split("\n")
+            assert d["spans"] == [f"1-{min(5, len(lines))}"]
+            shown = [f"{n}: {line}" for n, line in enumerate(lines[:5], start=1)]
+            assert d["text"] == "\n".join(shown) or (d["cut"] and "\n".join(shown).startswith(d["text"]))
+        assert "3,000 characters" in view["history_text_limits"]
+
+
+def test_exposed_texts_merge_spans_and_keep_the_stated_limits() -> None:
+    from agents.synthesis.reading import exposed_texts, merge_spans
+
+    assert merge_spans([(5, 8), (1, 3), (4, 4), (10, 12)]) == [(1, 8), (10, 12)]
+    lines = tuple(f"line {n} " + "x" * 40 for n in range(1, 101))
+    out = exposed_texts({"a": ("A", lines), "b": ("B", lines)}, {"a": [(1, 60)], "b": [(1, 2)]}, per_doc=500, total=700)
+    assert out[0].cut and len(out[0].text) <= 500 and out[0].text.startswith("1: line 1 ")
+    assert out[1].text == "" or len(out[0].text) + len(out[1].text) <= 700
+    assert out[1].cut == (len(out[1].text.split("\n")) < 2)

@@ -6,10 +6,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ingest.bundle.shape import ShapeTarget
+
 # Per-role output caps in tokens. The paper gives the profile builder (Director) 16,384, the question writer
 # 8,192, the blind solver and the final verifier 24,576 and the comparator 16,384; the other roles are ours.
 DEFAULT_CAPS: dict[str, int] = {
     "linker": 4096,
+    "web": 2048,
     "director": 16384,
     "reviewer": 8192,
     "simulator": 4096,
@@ -23,7 +26,7 @@ DEFAULT_CAPS: dict[str, int] = {
     "augmenter": 16384,
 }
 ROLE_NAMES: tuple[str, ...] = tuple(DEFAULT_CAPS)
-STAGES: tuple[str, ...] = ("docs", "profiles", "dialogue", "items", "augment")
+STAGES: tuple[str, ...] = ("docs", "web", "profiles", "dialogue", "items", "augment")
 
 
 class SynthesisConfig(BaseModel):
@@ -36,6 +39,9 @@ class SynthesisConfig(BaseModel):
     kb_sources: tuple[str, ...] = Field(default=(), description="Document.source values of the KB; () = all")
     seed_docs: int = Field(default=4, ge=1, le=10_000, description="stage 0: seed documents to link")
     links_per_doc: int = Field(default=3, ge=1, le=20)
+    web_queries_per_doc: int = Field(default=2, ge=1, le=5, description="stage 0 web: searches per seed document")
+    web_results_per_query: int = Field(default=3, ge=1, le=20, description="stage 0 web: results taken per search")
+    web_pages_per_doc: int = Field(default=3, ge=1, le=20, description="stage 0 web: pages fetched per seed document")
     profiles: int = Field(default=2, ge=1, le=10_000, description="stage I: new profiles")
     docs_per_profile: int = Field(default=3, ge=1, le=20, description="documents the Director grounds facts in")
     topics_per_profile: int = Field(default=2, ge=1, le=20)
@@ -44,6 +50,13 @@ class SynthesisConfig(BaseModel):
     candidates_per_item: int = Field(default=5, ge=1, le=20, description="stage III: candidate support documents")
     max_revisions: int = Field(default=1, ge=0, le=5, description="revisions of a rejected draft before dropping it")
     augment_per_item: int = Field(default=1, ge=0, le=5)
+    blind_reads: int = Field(
+        default=4, ge=1, le=50, description="History Gate: Read calls (100 lines / 3,000 tokens each) of the support"
+    )
+    # The shape aimed at (ingest/bundle/shape.py; `synth` defaults to the paper's proportions): when set, stage III
+    # builds `initial_single_share()` of its items single-fact and the rest multi-fact, and the augmentation
+    # derives `augmented_per_initial` items per initial item; None: the Builder chooses, `augment_per_item` each.
+    target: ShapeTarget | None = None
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     caps: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_CAPS))
 

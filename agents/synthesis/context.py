@@ -20,6 +20,13 @@ from query.corpus import EVERYTHING, Corpus
 from query.retriever import Retriever
 
 LLM_ROLE = "synthesis"
+WEB_SOURCE = "web"
+
+
+def kb_source_list(config: SynthesisConfig) -> tuple[str, ...]:
+    """Document.source values of the synthesis KB (() = every document): the configured ones plus `web`."""
+    sources = tuple(config.kb_sources)
+    return (*sources, WEB_SOURCE) if sources and WEB_SOURCE not in sources else sources
 
 
 @dataclass
@@ -31,6 +38,7 @@ class SynthContext:
     config: SynthesisConfig
     concurrency: int = 1
     remote: Any = None  # a RayUnits pool (agents/synthesis/ray_units.py): units run in Ray actors
+    web: Any = None  # WebSettings (agents/synthesis/web.py) when a web search endpoint is configured
     _ledgers: dict[tuple[str, str], UsageLedger] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -40,7 +48,8 @@ class SynthContext:
 
     @property
     def corpus(self) -> Corpus:
-        return Corpus(sources=tuple(self.config.kb_sources)) if self.config.kb_sources else EVERYTHING
+        """The KB the roles search: the configured sources and the pages the web stage added (source `web`)."""
+        return Corpus(sources=kb_source_list(self.config)) if self.config.kb_sources else EVERYTHING
 
     @property
     def database(self) -> str:

@@ -138,6 +138,7 @@ def export_bundle(
     doc_ids = list(referenced)
     if documents == "kb":
         sources = list(config.get("kb_sources") or [])
+        sources += ["web"] if sources and "web" not in sources else []  # the pages the web stage added
         with store.driver.session(database=store.database) as session:
             rows = session.run(load_cypher("synthesis/kb_doc_ids"), sources=sources)
             for row in rows:

@@ -14,8 +14,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
 from agents.synthesis.items_plan import GateResult, ItemPlan, ProfileHistory, SourceTurn
+from agents.synthesis.reading import (
+    HISTORY_CHARS_PER_DOC,
+    HISTORY_CHARS_TOTAL,
+    AgentReading,
+    ExposedText,
+    ReadPage,
+    exposed_texts,
+    read_as_agent,
+)
 from agents.synthesis.roles import View, ask
-from agents.synthesis.state import DocText
+from agents.synthesis.state import DocText, documents
 
 HISTORY_DEPENDENT = "history_dependent"
 GATE_LABELS = ("history_dependent", "answerable_without_history", "insufficient_evidence")
@@ -69,9 +78,14 @@ class QuestionWriterView(View):
 
 
 class BlindSolverView(View):
+    """The question and the support document as the agent's Read returns it, page by page (numbered lines)."""
+
     question: str
     document_title: str
-    document: str
+    document_lines: int
+    pages: list[ReadPage]
+    whole_document_read: bool
+    reading: str
 
 
 class GateRequirement(BaseModel):
@@ -96,19 +110,14 @@ class VerifiedRequirement(BaseModel):
     evidence: list[str]
 
 
-class HistoryDocument(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    doc_id: str
-    title: str
-
-
 class VerifierView(View):
     question: str
     reference_answer: str
     requirements: list[VerifiedRequirement]
     support_document_title: str
     support_document: str
-    documents_seen_in_history: list[HistoryDocument]
+    documents_seen_in_history: list[ExposedText]
+    history_text_limits: str
     history_gate_label: str
 
 
@@ -118,9 +127,19 @@ def question_writer_view(history: ProfileHistory, intent: str) -> QuestionWriter
     return QuestionWriterView(first_name=first, session_topics=list(dict.fromkeys(titles)), intent=intent)
 
 
-def blind_solver_view(question: str, support: DocText) -> BlindSolverView:
+def blind_solver_view(question: str, reading: AgentReading) -> BlindSolverView:
+    pages = len(reading.pages)
     return BlindSolverView(
-        question=question, document_title=support.title, document=support.excerpt(1, max_lines=120, max_chars=8000)
+        question=question,
+        document_title=reading.title,
+        document_lines=reading.document_lines,
+        pages=reading.pages,
+        whole_document_read=reading.whole_document,
+        reading=(
+            f"{pages} Read call(s) of at most 100 lines and 3,000 tokens each, from line 1: lines 1-"
+            f"{reading.lines_read} of {reading.document_lines}"
+            + ("" if reading.whole_document else " (the rest was not read)")
+        ),
     )
 
 
@@ -134,7 +153,7 @@ def comparator_view(question: str, plan: ItemPlan, blind_answer: str) -> Compara
 
 
 def verifier_view(
-    question: str, plan: ItemPlan, history: ProfileHistory, support: DocText, titles: dict[str, str], label: str
+    question: str, plan: ItemPlan, history: ProfileHistory, support: DocText, seen: list[ExposedText], label: str
 ) -> VerifierView:
     turns = history.turn_text()
     reqs = []
@@ -153,7 +172,6 @@ def verifier_view(
                 evidence=evidence,
             )
         )
-    seen = [HistoryDocument(doc_id=d, title=titles.get(d, "")) for d in sorted(history.exposed)]
     return VerifierView(
         question=question,
         reference_answer=plan.reference_answer,
@@ -161,6 +179,11 @@ def verifier_view(
         support_document_title=support.title,
         support_document=support.excerpt(1, max_lines=80, max_chars=6000),
         documents_seen_in_history=seen,
+        history_text_limits=(
+            f"each document: the lines the history showed of it (search snippets and read spans, merged), at most "
+            f"{HISTORY_CHARS_PER_DOC:,} characters; {HISTORY_CHARS_TOTAL:,} characters over all documents; "
+            "cut = true where a limit left lines out"
+        ),
         history_gate_label=label,
     )
 
@@ -229,6 +252,13 @@ def write_question(ctx: SynthContext, stage: str, history: ProfileHistory, plan:
     return made.value.question
 
 
+def history_seen(ctx: SynthContext, history: ProfileHistory) -> list[ExposedText]:
+    """The text of what the profile's history showed of each document, within the verifier's limits."""
+    texts = documents(ctx, sorted(history.exposed_spans))
+    docs = {d: (t.title, t.lines) for d, t in texts.items()}
+    return exposed_texts(docs, history.exposed_spans)
+
+
 def history_gate_and_verify(
     ctx: SynthContext,
     stage: str,
@@ -236,15 +266,16 @@ def history_gate_and_verify(
     plan: ItemPlan,
     question: str,
     support: DocText,
-    titles: dict[str, str],
+    seen: list[ExposedText],
 ) -> GateResult | GateFailure:
     """The History Gate, then (only for a history-dependent item) the final verifier."""
+    reading = read_as_agent(ctx.retriever, support, ctx.config.blind_reads)
     blind = ask(
         ctx,
         stage=stage,
         role="blind_solver",
         prompt="synth_blind_solver",
-        view=blind_solver_view(question, support),
+        view=blind_solver_view(question, reading),
         output=BlindAnswer,
     )
     if blind.value is None:
@@ -284,7 +315,7 @@ def history_gate_and_verify(
         stage=stage,
         role="verifier",
         prompt="synth_item_verifier",
-        view=verifier_view(question, plan, history, support, titles, label),
+        view=verifier_view(question, plan, history, support, seen, label),
         output=FinalVerification,
     )
     if verified.value is None:

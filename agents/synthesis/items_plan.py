@@ -40,6 +40,8 @@ class ProfileHistory:
     exposed_by_session: dict[str, list[str]]
     last_at: str | None = None
     facts: dict[str, str] = field(default_factory=dict)
+    # doc id -> the line ranges the history showed of it (every search snippet and read span)
+    exposed_spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def exposed(self) -> set[str]:
@@ -72,6 +74,10 @@ def profile_history(ctx: SynthContext, profile_id: str) -> ProfileHistory:
         str(r["session_id"]): sorted(str(d) for d in r["doc_ids"])
         for r in ctx.query("items_exposed", profile_id=profile_id)
     }
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for r in ctx.query("items_exposed_spans", profile_id=profile_id):
+        if r["start_line"] is not None and r["end_line"] is not None:
+            spans.setdefault(str(r["doc_id"]), []).append((int(r["start_line"]), int(r["end_line"])))
     times = [str(s["last_at"]) for s in profile["sessions"] if s.get("last_at")]
     return ProfileHistory(
         profile_id=profile_id,
@@ -81,6 +87,7 @@ def profile_history(ctx: SynthContext, profile_id: str) -> ProfileHistory:
         exposed_by_session=exposed,
         last_at=max(times) if times else None,
         facts={d.fact_id: d.fact_text for d in disclosures},
+        exposed_spans=spans,
     )
 
 
@@ -190,7 +197,7 @@ class ItemPlan(BaseModel):
 
 
 def check_plan(
-    history: ProfileHistory, candidates: dict[str, DocText], min_conditions: int = 1
+    history: ProfileHistory, candidates: dict[str, DocText], min_conditions: int = 1, max_conditions: int | None = None
 ) -> Callable[[ItemPlan], str | None]:
     """The Builder's reply: a candidate support document never exposed, disclosed facts cited with the turns
     that disclosed them, spans inside their document's lines (the support document or one already exposed)."""
@@ -228,6 +235,11 @@ def check_plan(
         if len(plan.fact_ids()) < min_conditions:
             return (
                 f"the item must depend on at least {min_conditions} distinct conditions; it uses {len(plan.fact_ids())}"
+            )
+        if max_conditions is not None and len(plan.fact_ids()) > max_conditions:
+            return (
+                f"the item must depend on exactly {max_conditions} condition(s) (conditions_wanted); it uses "
+                f"{len(plan.fact_ids())}: {', '.join(plan.fact_ids())}"
             )
         return None
 

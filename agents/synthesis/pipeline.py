@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from agents.synthesis.config import STAGES
+from agents.synthesis.config import STAGES, SynthesisConfig
 from agents.synthesis.context import SynthContext
 from agents.synthesis.errors import SynthesisError
 from agents.synthesis.runner import finish_stage
@@ -15,10 +15,11 @@ from graph.events import SynthesisStarted
 
 
 def stage_modules() -> dict[str, ModuleType]:
-    from agents.synthesis import stage_augment, stage_dialogue, stage_docs, stage_items, stage_profiles
+    from agents.synthesis import stage_augment, stage_dialogue, stage_docs, stage_items, stage_profiles, stage_web
 
     return {
         "docs": stage_docs,
+        "web": stage_web,
         "profiles": stage_profiles,
         "dialogue": stage_dialogue,
         "items": stage_items,
@@ -32,6 +33,9 @@ def start(ctx: SynthContext) -> None:
     wanted = ctx.config.record()
     if rows:
         recorded = json.loads(rows[0]["config"] or "{}")
+        # a setting added after the synthesis started counts as recorded with its default value
+        defaults = SynthesisConfig(dataset=ctx.config.dataset).record()
+        recorded = {**{k: v for k, v in defaults.items() if k not in recorded}, **recorded}
         differs = sorted(k for k in set(recorded) | set(wanted) if recorded.get(k) != wanted.get(k))
         if differs:
             shown = "; ".join(f"{k}: recorded {recorded.get(k)!r}, now {wanted.get(k)!r}" for k in differs)
@@ -49,7 +53,10 @@ def start(ctx: SynthContext) -> None:
                     dataset=ctx.config.dataset,
                     seed=ctx.config.seed,
                     config=wanted,
-                    models={"synthesis": synthesis.public_record()},
+                    models={
+                        "synthesis": synthesis.public_record(),
+                        **({"web": ctx.web.public_record()} if ctx.web is not None and ctx.web.enabled else {}),
+                    },
                     prompt_hashes={
                         name: rec["sha256"] for name, rec in ctx.prompts.records().items() if name.startswith("synth_")
                     },

@@ -37,6 +37,7 @@ class SynthActorConfig:
     settings: ActorSettings
     prompts: PromptSet
     config: SynthesisConfig
+    web: Any = None  # WebSettings when the web stage is configured
 
 
 class SynthActor:
@@ -45,7 +46,9 @@ class SynthActor:
     def __init__(self, cfg: SynthActorConfig) -> None:
         self._stack = ExitStack()
         store, retriever, roles = cfg.settings.open(self._stack)
-        self.ctx = SynthContext(store=store, retriever=retriever, roles=roles, prompts=cfg.prompts, config=cfg.config)
+        self.ctx = SynthContext(
+            store=store, retriever=retriever, roles=roles, prompts=cfg.prompts, config=cfg.config, web=cfg.web
+        )
 
     def ready(self) -> bool:
         return True
@@ -78,9 +81,10 @@ class RayUnits(RayPool):
         config: SynthesisConfig,
         neo4j: Neo4jSettings | None = None,
         address: str | None = None,
+        web: Any = None,
     ) -> None:
         super().__init__(workers, address)
-        self.config = SynthActorConfig(ActorSettings.from_driver(roles, neo4j), prompts, config)
+        self.config = SynthActorConfig(ActorSettings.from_driver(roles, neo4j), prompts, config, web)
         self.units_per_actor: list[int] = []  # units each actor ran (for the summary and tests)
 
     def _ensure_actors(self) -> None:

@@ -7,13 +7,14 @@ ItemAugmented event; a failed draft is recorded as dropped."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
-from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, write_question
+from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, history_seen, write_question
 from agents.synthesis.items_plan import (
     Candidate,
     Condition,
@@ -166,11 +167,11 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
         "fact_ids": plan.fact_ids(),
     }
     question = write_question(ctx, STAGE, history, plan)
-    titles = {d: t.title for d, t in documents(ctx, sorted(history.exposed)).items()}
+    seen = history_seen(ctx, history)
     result = (
         question
         if isinstance(question, GateFailure)
-        else history_gate_and_verify(ctx, STAGE, history, plan, question, options[plan.support_doc_id], titles)
+        else history_gate_and_verify(ctx, STAGE, history, plan, question, options[plan.support_doc_id], seen)
     )
     if isinstance(result, GateFailure):
         return close_unit(
@@ -227,8 +228,20 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
     return f"accepted_{direction}"
 
 
+def augment_units(ctx: SynthContext) -> list[tuple[dict[str, Any], int]]:
+    """(source item, variant) pairs: `augment_per_item` per initial item, or with a shape target
+    round(augmented_per_initial x initial items) of them, variant 0 of every item before any variant 1."""
+    rows = source_items(ctx)
+    target = ctx.config.target
+    if target is None:
+        return [(row, n) for row in rows for n in range(ctx.config.augment_per_item)]
+    wanted = round(target.augmented_per_initial * len(rows))
+    variants = math.ceil(target.augmented_per_initial)
+    return [(row, n) for n in range(variants) for row in rows][:wanted]
+
+
 def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = None) -> StageReport:
-    units = [(row, n) for row in source_items(ctx) for n in range(ctx.config.augment_per_item)]
+    units = augment_units(ctx)
     closed = closed_subjects(ctx, STAGE)
     todo = [u for u in units if f"{u[0]['item_id']}-a{u[1]}" not in closed]
     report = StageReport(STAGE, planned=len(units), skipped=len(units) - len(todo))

@@ -73,8 +73,9 @@ def link_pick_view(seed: DocText, candidates: list[DocBrief], wanted: int) -> Li
 
 
 def seed_documents(ctx: SynthContext) -> list[str]:
-    """`seed_docs` documents of the KB, sampled without replacement with the synthesis seed."""
-    ids = kb_doc_ids(ctx)
+    """`seed_docs` documents of the KB, sampled without replacement with the synthesis seed (never a page the web
+    stage added, so the sample is the same before and after it)."""
+    ids = kb_doc_ids(ctx, with_web=False)
     rng = random.Random(f"{ctx.config.seed}:docs")
     return sorted(rng.sample(ids, min(ctx.config.seed_docs, len(ids))))
 

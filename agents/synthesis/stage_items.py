@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
 from agents.synthesis.context import SynthContext
-from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, write_question
+from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, history_seen, write_question
 from agents.synthesis.items_plan import (
     Candidate,
     Condition,
@@ -30,14 +30,18 @@ from agents.synthesis.items_plan import (
 )
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
-from agents.synthesis.state import DocText, closed_subjects, documents
+from agents.synthesis.state import DocText, closed_subjects
 from graph.events import DomainEvent
 
 STAGE = "items"
 
 
+SINGLE, MULTI = "one", "two_or_more"
+
+
 class BuilderView(View):
     topic_title: str
+    conditions_wanted: Literal["one", "two_or_more"] | None = None
     conditions: list[Condition]
     exposed_doc_ids: list[str]
     candidates: list[Candidate]
@@ -51,9 +55,11 @@ def builder_view(
     candidates: dict[str, DocText],
     previous: ItemPlan | None = None,
     problems: list[str] | None = None,
+    wanted: str | None = None,
 ) -> BuilderView:
     return BuilderView(
         topic_title=topic_title,
+        conditions_wanted=wanted,  # type: ignore[arg-type]
         conditions=conditions(history),
         exposed_doc_ids=sorted(history.exposed),
         candidates=[candidate_brief(d) for d in candidates.values()],
@@ -67,14 +73,15 @@ def item_id_of(topic_id: str) -> str:
 
 
 def topic_units(ctx: SynthContext) -> list[dict[str, Any]]:
-    """Topics of the dataset that have a session, in an order sampled with the seed."""
+    """Topics of the dataset that have a session, in an order sampled with the seed; with a shape target, the
+    first `initial_single_share()` of them in that order are to be single-fact items, the rest multi-fact."""
     rows = ctx.query("items_topics", dataset=ctx.config.dataset)
     random.Random(f"{ctx.config.seed}:items").shuffle(rows)
+    target = ctx.config.target
+    singles = round(target.initial_single_share() * len(rows)) if target is not None else 0
+    for index, row in enumerate(rows):
+        row["conditions_wanted"] = None if target is None else (SINGLE if index < singles else MULTI)
     return rows
-
-
-def titles_of(ctx: SynthContext, doc_ids: set[str]) -> dict[str, str]:
-    return {d: t.title for d, t in documents(ctx, sorted(doc_ids)).items()}
 
 
 def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
@@ -104,8 +111,20 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             reasons=["the search found no support document that the history did not expose"],
             details={"item_id": item_id},
         )
-    titles = titles_of(ctx, history.exposed)
-    check = check_plan(history, candidates)
+    seen = history_seen(ctx, history)
+    wanted = unit.get("conditions_wanted")
+    shape_note: dict[str, object] = {}
+    if wanted == MULTI and len(history.facts) < 2:
+        shape_note = {"conditions_wanted": MULTI, "made": SINGLE, "why": "the history disclosed one condition"}
+        wanted = SINGLE
+    elif wanted is not None:
+        shape_note = {"conditions_wanted": wanted}
+    check = check_plan(
+        history,
+        candidates,
+        min_conditions=2 if wanted == MULTI else 1,
+        max_conditions=1 if wanted == SINGLE else None,
+    )
     previous: ItemPlan | None = None
     problems: list[str] = []
     for revision in range(ctx.config.max_revisions + 1):
@@ -116,7 +135,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             stage=STAGE,
             role="builder",
             prompt="synth_item_builder",
-            view=builder_view(str(unit["title"] or ""), history, candidates, previous, problems),
+            view=builder_view(str(unit["title"] or ""), history, candidates, previous, problems, wanted),
             output=ItemPlan,
             check=check,
         )
@@ -143,12 +162,13 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             "support_doc_id": plan.support_doc_id,
             "fact_ids": plan.fact_ids(),
             "requirements": len(plan.requirements),
+            **({"shape": shape_note} if shape_note else {}),
         }
         question = write_question(ctx, STAGE, history, plan)
         result = (
             question
             if isinstance(question, GateFailure)
-            else history_gate_and_verify(ctx, STAGE, history, plan, question, candidates[plan.support_doc_id], titles)
+            else history_gate_and_verify(ctx, STAGE, history, plan, question, candidates[plan.support_doc_id], seen)
         )
         if isinstance(result, GateFailure):
             drafts.append(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.synthesis.context import SynthContext
+from agents.synthesis.context import WEB_SOURCE, SynthContext, kb_source_list
 from agents.synthesis.errors import UnknownReferenceError
 
 
@@ -33,8 +33,9 @@ def closed_subjects(ctx: SynthContext, stage: str) -> dict[str, str]:
     return {str(r["subject"]): str(r["outcome"]) for r in rows}
 
 
-def kb_doc_ids(ctx: SynthContext) -> list[str]:
-    """The frozen KB's document ids; an unknown source or an empty KB is an error naming what exists."""
+def kb_doc_ids(ctx: SynthContext, *, with_web: bool = True) -> list[str]:
+    """The frozen KB's document ids (with the pages the web stage added unless `with_web` is False); an unknown
+    source or an empty KB is an error naming what exists."""
     sources = list(ctx.config.kb_sources)
     if sources:
         present = {str(r["source"]): int(r["n"]) for r in ctx.query("kb_sources")}
@@ -42,7 +43,8 @@ def kb_doc_ids(ctx: SynthContext) -> list[str]:
         if missing:
             known = ", ".join(f"{s or '(none)'} ({n})" for s, n in present.items()) or "none"
             raise UnknownReferenceError(f"KB source(s) {', '.join(missing)} not in the graph; sources are: {known}")
-    ids = [str(r["doc_id"]) for r in ctx.query("kb_doc_ids", sources=sources)]
+    rows = ctx.query("kb_doc_ids", sources=list(kb_source_list(ctx.config)))
+    ids = [str(r["doc_id"]) for r in rows if with_web or r["source"] != WEB_SOURCE or WEB_SOURCE in sources]
     if not ids:
         raise UnknownReferenceError("the knowledge base is empty: ingest documents first (./colabench ingest ...)")
     return ids

@@ -8,8 +8,10 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
+from agents.synthesis.config import STAGES
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
+from ingest.bundle.shape import ItemShape, ShapeTarget, compare, shape_of, shape_warnings
 
 _COST_FIELDS = ("calls", "endpoint_requests", "cache_hits", "tokens_in", "tokens_out", "cost_usd", "seconds")
 
@@ -21,6 +23,8 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
     with store.driver.session(database=store.database) as session:
         drafts = [r.data() for r in session.run(load_cypher("synthesis/draft_outcomes"), synthesis_id=synthesis_id)]
         stage_runs = [r.data() for r in session.run(load_cypher("synthesis/stage_runs"), synthesis_id=synthesis_id)]
+        items = [r.data() for r in session.run(load_cypher("synthesis/items_shape"), dataset=dataset)]
+        started = session.run(load_cypher("synthesis/synthesis_run"), synthesis_id=synthesis_id).single()
     stages: dict[str, dict[str, Any]] = {}
     finals: dict[str, Counter[str]] = defaultdict(Counter)
     by_role: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
@@ -41,7 +45,7 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
             finals[stage][str(d["outcome"])] += 1
             if d["outcome"] == "accepted":
                 admitted[stage]["after_revision" if int(d["revision"] or 0) > 0 else "direct"] += 1
-        if d["outcome"] != "accepted" and (with_reasons or stage in ("docs", "profiles", "dialogue")):
+        if d["outcome"] != "accepted" and (with_reasons or stage in ("docs", "web", "profiles", "dialogue")):
             for reason in d["reasons"] or []:
                 reasons[stage][str(reason)[:200]] += 1
     usage: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -53,7 +57,7 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
                 usage[str(run["stage"])][name] += value
     accepted_items = finals["items"]["accepted"] + finals["augment"]["accepted"]
     item_usage = {name: usage["items"].get(name, 0.0) + usage["augment"].get(name, 0.0) for name in _COST_FIELDS}
-    for stage in ("docs", "profiles", "dialogue", "items", "augment"):
+    for stage in STAGES:
         closed = sum(finals[stage].values())
         stages[stage] = {
             "units_closed": closed,
@@ -67,6 +71,7 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
     return {
         "dataset": dataset,
         "synthesis_id": synthesis_id,
+        "shape": _shape(items, started["config"] if started is not None else None),
         "stages": stages,
         "gates": {gate: dict(c) for gate, c in sorted(gates.items())},
         "accepted_items": accepted_items,
@@ -74,6 +79,34 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
             {name: value / accepted_items for name, value in item_usage.items()} if accepted_items else None
         ),
     }
+
+
+def _shape(items: list[dict[str, Any]], config_json: str | None) -> dict[str, Any]:
+    """The produced shape against the recorded target (or, when none was recorded, the paper's shape)."""
+    produced = shape_of(
+        ItemShape(str(r["profile_id"]), r["batch"], int(r["n_facts"]), int(r["n_support"])) for r in items
+    )
+    recorded = (json.loads(config_json) if config_json else {}).get("target")
+    target = ShapeTarget.model_validate(recorded) if recorded else ShapeTarget()
+    return {
+        "target_source": "recorded target" if recorded else "the paper's shape (no target was recorded)",
+        "target": target.model_dump(),
+        "produced": produced.as_dict(),
+        "comparison": compare(produced, target),
+        "unreachable": target.reachable(),
+        "warnings": shape_warnings(produced),
+    }
+
+
+def shape_markdown(shape: dict[str, Any]) -> list[str]:
+    lines = ["", f"Shape (target: {shape['target_source']}):", ""]
+    lines += ["| measure | target | produced |", "| --- | --- | --- |"]
+    for row in shape["comparison"]:
+        produced = "-" if row["produced"] is None else row["produced"]
+        lines.append(f"| {row['measure']} | {row['target']} | {produced} |")
+    lines += [f"- target unreachable: {w}" for w in shape["unreachable"]]
+    lines += [f"- warning: {w}" for w in shape["warnings"]]
+    return lines
 
 
 def summary_markdown(summary: dict[str, Any]) -> str:
@@ -95,6 +128,8 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         for gate, verdicts in summary["gates"].items():
             lines.append(f"| {gate} | " + ", ".join(f"{k}: {v}" for k, v in sorted(verdicts.items())) + " |")
     per = summary["per_accepted_item"]
+    if summary.get("shape"):
+        lines += shape_markdown(summary["shape"])
     lines += ["", f"Accepted items: {summary['accepted_items']}."]
     if per:
         lines.append(

@@ -21,3 +21,4 @@ CREATE CONSTRAINT ingest_id_unique IF NOT EXISTS FOR (n:Ingest) REQUIRE n.id IS 
 CREATE CONSTRAINT synthesis_run_id_unique IF NOT EXISTS FOR (n:SynthesisRun) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT synthesis_draft_id_unique IF NOT EXISTS FOR (n:SynthesisDraft) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT synthesis_stage_id_unique IF NOT EXISTS FOR (n:SynthesisStage) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT web_fetch_id_unique IF NOT EXISTS FOR (n:WebFetch) REQUIRE n.id IS UNIQUE;

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ingest.bundle.models import LineSpan
 from ingest.bundle.reader import Bundle
+from ingest.bundle.shape import ItemShape, Shape, shape_of, shape_warnings
 from ingest.documents import line_count
 from ingest.errors import Problem
 
@@ -20,6 +21,8 @@ from ingest.errors import Problem
 class CheckReport:
     problems: list[Problem] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    # Not problems: what makes a run's analyses uninformative (ingest/bundle/shape.py), said before the run.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -290,4 +293,18 @@ def check_bundle(bundle: Bundle) -> CheckReport:
         "items": len(bundle.items),
         "requirements": sum(len(i.record.requirements) for i in bundle.items),
     }
+    report.warnings = shape_warnings(bundle_shape(bundle))
     return report
+
+
+def bundle_shape(bundle: Bundle) -> Shape:
+    """The bundle's shape (profiles with items, single- vs multi-fact mix, support documents per item...)."""
+    return shape_of(
+        ItemShape(
+            profile_id=loc.record.profile_id,
+            batch=loc.record.batch,
+            n_facts=len({f for r in loc.record.requirements for f in r.fact_ids}),
+            n_support=len(loc.record.support_doc_ids),
+        )
+        for loc in bundle.items
+    )

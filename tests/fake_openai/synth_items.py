@@ -1,6 +1,7 @@
 """Scripted stage III and augmentation replies for SynthesisPolicy.
 
-Builder: the first candidate as support; one requirement per condition (at most two), citing the condition's
+Builder: the first candidate as support; one requirement per condition (at most two; one when the view's
+conditions_wanted is "one"), citing the condition's
 first disclosing turn and lines 1-3 of the support; each requirement says it "must mention" the support's
 first non-empty line. Option `builder_picks_exposed`: the first reply of a conversation names an exposed
 document instead (the check must send it back). Question writer: a request built from the intent only.
@@ -54,7 +55,7 @@ def _plan(conditions: list[dict[str, Any]], support: dict[str, Any], n_condition
 
 def _builder(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply:
     support = view["candidates"][0]
-    plan = _plan(view["conditions"], support, 2)
+    plan = _plan(view["conditions"], support, 1 if view.get("conditions_wanted") == "one" else 2)
     if policy.options.get("builder_picks_exposed") and repairs(body) == 0 and view["exposed_doc_ids"]:
         plan["support_doc_id"] = view["exposed_doc_ids"][0]
     return Reply.json(plan)
@@ -71,7 +72,8 @@ def _question_writer(view: dict[str, Any], body: dict[str, Any], policy: Any) ->
 
 def _blind_solver(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply:
     if policy.options.get("blind_copies"):
-        return Reply.json({"answer": re.sub(r"(?m)^[0-9]+: ", "", view["document"])})
+        text = "\n".join(page["text"] for page in view["pages"])
+        return Reply.json({"answer": re.sub(r"(?m)^[0-9]+: ", "", text)})
     return Reply.json({"answer": "I cannot tell what applies without knowing more about you."})
 
 

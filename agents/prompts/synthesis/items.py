@@ -7,7 +7,7 @@ from agents.prompts.template import PromptTemplate
 
 SYNTH_ITEM_BUILDER = PromptTemplate(
     "synth_item_builder",
-    "1",
+    "2",
     """[[system]]
 You design one test item for a benchmark of personal assistants. A good item can only be answered well by an
 assistant that both remembers what this user said in earlier conversations and reads a document it has not
@@ -21,7 +21,9 @@ requirements: each has a short text stating what a good answer must do, the fact
 depends on, the turn_ids that disclosed those conditions, spans (doc_id, start_line, end_line) of the support
 document that justify it, and optionally an action (e.g. "warn", "adjust dose", "refer"). At least one
 requirement must depend on a condition and one must cite support lines. question_type names the kind of
-reasoning (e.g. "condition_application", "multi_condition", "temporal"). If revision_problems is not empty,
+reasoning (e.g. "condition_application", "multi_condition", "temporal"). When conditions_wanted is "one", the
+requirements together must depend on exactly one condition; when it is "two_or_more", on at least two
+distinct conditions whose combination changes the answer. If revision_problems is not empty,
 your previous plan (previous_plan) failed: fix every problem.
 Reply with a JSON object: intent, support_doc_id, reference_answer, requirements (list of text, fact_ids,
 turn_ids, spans, action), question_type.
@@ -45,9 +47,11 @@ $view""",
 
 SYNTH_BLIND_SOLVER = PromptTemplate(
     "synth_blind_solver",
-    "1",
+    "2",
     """[[system]]
-Answer the question as well as you can using only the document given (numbered lines) and general knowledge.
+Answer the question as well as you can using only the document given and general knowledge. The document comes
+as the pages an assistant's Read tool returned (numbered lines, from line 1); whole_document_read says whether
+the pages cover all of it.
 You know nothing about the person asking beyond the question itself; do not invent personal details. Be
 concrete: if the right answer depends on facts about the person you do not have, say what you would need.
 Reply with a JSON object: answer.
@@ -72,13 +76,14 @@ $view""",
 
 SYNTH_ITEM_VERIFIER = PromptTemplate(
     "synth_item_verifier",
-    "1",
+    "2",
     """[[system]]
 You are the final verifier of a benchmark item that passed the History Gate. Check each point and answer true
 or false: natural (the question reads like a real user's request and does not give away personal details);
 conditions_grounded (every condition a requirement relies on is stated in its source turns);
-history_alone_insufficient (the documents already seen in the history do not suffice: the new support
-document is needed); evidence_supports_answer (the cited lines support the reference answer); safe (the
+history_alone_insufficient (what the history already showed does not suffice: documents_seen_in_history gives
+the lines of each document the earlier conversations showed, within the stated limits; the new support
+document must be needed); evidence_supports_answer (the cited lines support the reference answer); safe (the
 reference answer gives no harmful advice). List the problems of every false point.
 Reply with a JSON object: natural, conditions_grounded, history_alone_insufficient, evidence_supports_answer,
 safe, problems (list of strings).
