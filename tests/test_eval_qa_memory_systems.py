@@ -115,7 +115,10 @@ def test_each_system_answers_every_question_and_judges_it_once_per_run(runs: dic
         assert outcome.judged_now == N_QUESTIONS * JUDGE_RUNS
         # the second system's judge requests that equal the first's (same question, same answer) come from the
         # response cache; the first system's all reach the endpoint
-        assert script.judge_calls == (N_QUESTIONS * JUDGE_RUNS if system == "raw_turns" else script.judge_calls)
+        if system == "raw_turns":
+            assert script.judge_calls == N_QUESTIONS * JUDGE_RUNS
+        else:
+            assert 0 < script.judge_calls <= N_QUESTIONS * JUDGE_RUNS
         assert len(script.answer_calls) == N_QUESTIONS
         summary = outcome.summary
         assert summary.n_answered == N_QUESTIONS and summary.runs_complete == JUDGE_RUNS
