@@ -90,6 +90,7 @@ class MemoryQaOutcome:
     build: dict[str, Any] = field(default_factory=dict)  # this pass's build (pairs built now, skipped)
     per_question_ms: list[float] = field(default_factory=list)  # harness + LLM time of each question this pass
     llm_ms: list[float] = field(default_factory=list)  # of which inside LLM calls
+    loop_seconds: float = 0.0  # the question loop of this pass, every append included
     notes: list[str] = field(default_factory=list)
 
 
@@ -195,6 +196,7 @@ def run_memory_qa(
     )
     done = {r.item_id: r for r in memory_answer_rows(store, run_id, questions)}
     writer = _BufferedWriter(store, flush_every_s)
+    loop_started = time.perf_counter()
     try:
         with sdk_rankers(store, [cls.name]):
             for q in questions:
@@ -223,6 +225,7 @@ def run_memory_qa(
                 outcome.llm_ms.append(llm_s * 1000)
     finally:
         writer.flush()
+        outcome.loop_seconds = time.perf_counter() - loop_started
     outcome.summary = summarise_memory_run(store, run_id, config, questions, judge_runs, profile_ids)
     emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} verdicts, {outcome.skipped_done} were done")
     return outcome
