@@ -284,6 +284,8 @@ def print_side_by_side(group: dict[str, Any]) -> None:
         "add: tokens in + out", *[f"{s.build.get('tokens_in', 0) + s.build.get('tokens_out', 0):,}" for s in runs]
     )
     console.print(table)
+    for note in group.get("notes", []):
+        console.print(f"[yellow]note:[/] {note}")
     split = group["disagreements"]
     console.print(f"{len(split)} question(s) where the systems' majority verdicts differ")
     for d in split[:20]:

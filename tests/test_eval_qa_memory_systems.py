@@ -208,6 +208,7 @@ def test_systems_side_by_side_and_the_questions_they_disagree_on(store: EventSto
     assert len(groups) == 1 and groups[0]["n_items"] == N_QUESTIONS
     labels = sorted(s.label for s in groups[0]["runs"])
     assert labels == ["amem@10", f"raw_turns@{resolve_k('raw_turns', None)[0]}"]
+    assert groups[0]["notes"] == []  # the same answering and judging models for both systems
     split = {d.question: d for d in groups[0]["disagreements"]}
     # scripted: raw_turns gives the gold date, A-MEM does not
     assert "When did Caroline go to the support group?" in split
@@ -241,3 +242,45 @@ def test_a_rerun_asks_nothing_again_and_more_runs_add_only_the_missing_verdicts(
 def test_memories_render_one_dated_line_each() -> None:
     assert render_memories([{"text": "a\nb", "date": "8 May"}, {"text": "c", "date": None}]) == "- [8 May] a b\n- c"
     assert render_memories([]) == "(no memories)"
+
+
+def test_longmemeval_questions_answer_from_each_haystacks_memory_with_abstention_apart(
+    store: EventStore, tmp_path: Path
+) -> None:
+    script = MemorySystemsQaScript(answers={"cat": "You never said you have a cat: not mentioned."})
+    path = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini" / "longmemeval_s_qa.json"
+    with FakeOpenAI(script) as server:
+        settings = {"base_url": server.base_url, "model": "fake-model", "max_retries": 0, "retry_base_s": 0.0}
+        roles = LLMRoles(overrides={"answerer": settings, "judge": settings}, cache_mode="off")
+        try:
+            outcome = run_memory_qa(
+                store,
+                path,
+                dataset="longmemeval",
+                system="raw_turns",
+                answer_llm=roles.client("answerer"),
+                judge_llms=[roles.client("judge")],
+                judge_runs=1,
+                say=lambda _: None,
+            )
+        finally:
+            roles.close()
+    summary = outcome.summary
+    assert outcome.answered_now == 6 and summary.runs_complete == 1
+    assert summary.adversarial is not None and summary.adversarial.n == 1 and summary.adversarial.j_runs == [1.0]
+    assert summary.overall.n == 5 and summary.overall.j_std is None  # one run: no spread
+    assert {c.category for c in summary.categories} == {
+        "single-session-user",
+        "temporal-reasoning",
+        "knowledge-update",
+        "single-session-preference",
+        "single-session-assistant",
+    }
+    # each question searched its own haystack only
+    rows = _rows(
+        store,
+        "MATCH (a:QaAnswer {qa_run_id: $id})-[:ANSWERS]->(i:Item), (a)-[:FED_MEMORY]->(m:Memory) "
+        "RETURN i.profile_id AS profile, collect(DISTINCT m.profile_id) AS memory_profiles",
+        id=outcome.qa_run_id,
+    )
+    assert rows and all(r["memory_profiles"] == [r["profile"]] for r in rows)

@@ -316,12 +316,14 @@ def disagreements(summaries: Sequence[MemoryQaSummary]) -> list[Disagreement]:
 
 def collect_memory_runs(store: EventStore) -> list[dict[str, Any]]:
     """Every memory-systems QA run in the graph (newest first), summarised, grouped by dataset and questions:
-    [{dataset, n_items, runs: [MemoryQaSummary], disagreements}]."""
+    [{dataset, n_items, runs: [MemoryQaSummary], disagreements, notes}]; a note says when the runs of a group
+    did not all use the same answering and judging models."""
     from agents.qa.history import load_questions
 
     with store.driver.session(database=store.database) as session:
         runs = [dict(r) for r in session.run(load_cypher("qa/memory_runs"))]
     groups: dict[tuple[str, tuple[str, ...]], list[MemoryQaSummary]] = {}
+    models: dict[tuple[str, tuple[str, ...]], set[tuple[str, str]]] = {}
     for run in runs:
         config = json.loads(run["config"]) if run["config"] else {}
         item_ids = list(run["item_ids"] or [])
@@ -330,12 +332,25 @@ def collect_memory_runs(store: EventStore) -> list[dict[str, Any]]:
         summary = summarise_memory_run(
             store, run["qa_run_id"], config, questions, judged_runs, sorted({q.profile_id for q in questions})
         )
-        groups.setdefault((str(run["dataset"]), tuple(item_ids)), []).append(summary)
+        key = (str(run["dataset"]), tuple(item_ids))
+        groups.setdefault(key, []).append(summary)
+        used = json.loads(run["models"]) if run["models"] else {}
+        models.setdefault(key, set()).add((str(used.get("answerer")), str(used.get("judge"))))
     out = []
-    for (dataset, items), summaries in groups.items():
+    for key, summaries in groups.items():
         summaries.sort(key=lambda s: s.label)
+        notes = []
+        if len(models[key]) > 1:
+            pairs = "; ".join(f"answerer {a}, judge {j}" for a, j in sorted(models[key]))
+            notes.append(f"these runs used different models ({pairs}): the systems are not compared like for like")
         out.append(
-            {"dataset": dataset, "n_items": len(items), "runs": summaries, "disagreements": disagreements(summaries)}
+            {
+                "dataset": key[0],
+                "n_items": len(key[1]),
+                "runs": summaries,
+                "disagreements": disagreements(summaries),
+                "notes": notes,
+            }
         )
     return out
 

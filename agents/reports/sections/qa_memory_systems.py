@@ -26,6 +26,7 @@ def collect_groups(driver: Any, database: str) -> list[dict[str, Any]]:
             "n_items": g["n_items"],
             "runs": [s.model_dump(mode="json", exclude={"rows"}) for s in g["runs"]],
             "disagreements": [d.model_dump(mode="json") for d in g["disagreements"]],
+            "notes": list(g.get("notes", [])),
         }
         for g in groups
     ]
@@ -103,6 +104,7 @@ def memory_systems_html(groups: list[dict[str, Any]], _report: dict[str, Any] | 
         for name, cell in rows:
             parts.append(f"<tr><td>{escape(name)}</td>" + "".join(f"<td>{cell(r)}</td>" for r in runs) + "</tr>")
         parts.append("</table>")
+        parts += [f'<p class="muted">note: {escape(n)}</p>' for n in group.get("notes", [])]
         split = group["disagreements"]
         if len(runs) > 1:
             parts.append(f"<p>{len(split)} question(s) where the systems' majority verdicts differ.</p>")
