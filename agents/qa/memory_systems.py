@@ -91,6 +91,9 @@ class MemoryQaOutcome:
     per_question_ms: list[float] = field(default_factory=list)  # harness + LLM time of each question this pass
     llm_ms: list[float] = field(default_factory=list)  # of which inside LLM calls
     loop_seconds: float = 0.0  # the question loop of this pass, every append included
+    # summed over the questions of this pass, in ms: search (the system's own), prompt (the fed memories dated by
+    # their sessions, rendered, their tokens counted), answer and judge (inside LLM calls), append (log writes)
+    phase_ms: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -195,6 +198,7 @@ def run_memory_qa(
         ]
     )
     done = {r.item_id: r for r in memory_answer_rows(store, run_id, questions)}
+    turns = turn_sessions(store, profile_ids)
     writer = _BufferedWriter(store, flush_every_s)
     loop_started = time.perf_counter()
     try:
@@ -215,6 +219,7 @@ def run_memory_qa(
                     k_value,
                     run_id,
                     q,
+                    turns,
                     row,
                     missing,
                     answer_llm,
@@ -224,11 +229,17 @@ def run_memory_qa(
                 outcome.per_question_ms.append((time.perf_counter() - t0) * 1000)
                 outcome.llm_ms.append(llm_s * 1000)
     finally:
+        flushed = time.perf_counter()
         writer.flush()
+        _add(outcome, "append", (time.perf_counter() - flushed) * 1000 + writer.seconds_in_periodic_flushes * 1000)
         outcome.loop_seconds = time.perf_counter() - loop_started
     outcome.summary = summarise_memory_run(store, run_id, config, questions, judge_runs, profile_ids)
     emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} verdicts, {outcome.skipped_done} were done")
     return outcome
+
+
+def _add(outcome: MemoryQaOutcome, phase: str, ms: float) -> None:
+    outcome.phase_ms[phase] = outcome.phase_ms.get(phase, 0.0) + ms
 
 
 def render_memories(memories: Sequence[dict[str, Any]]) -> str:
@@ -241,12 +252,19 @@ def render_memories(memories: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines) if lines else "(no memories)"
 
 
-def _memory_sessions(store: EventStore, memory_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-    if not memory_ids:
-        return {}
+TurnSessions = dict[str, tuple[str, str | None, int]]  # turn id -> (session id, its date, its ordinal)
+
+
+def turn_sessions(store: EventStore, profile_ids: Sequence[str]) -> TurnSessions:
     with store.driver.session(database=store.database) as session:
-        rows = session.run(load_cypher("qa/memory_sources"), memory_ids=memory_ids)
-        return {r["memory_id"]: list(r["sessions"]) for r in rows}
+        rows = session.run(load_cypher("qa/profile_turn_sessions"), profile_ids=list(profile_ids))
+        return {r["turn_id"]: (r["session_id"], r["started_at"], int(r["ordinal"] or 0)) for r in rows}
+
+
+def memory_sessions(source_turn_ids: Sequence[str], turns: TurnSessions) -> list[tuple[str, str | None, int]]:
+    """The sessions a memory's source turns belong to, earliest first."""
+    found = {turns[t] for t in source_turn_ids if t in turns}
+    return sorted(found, key=lambda s: s[2])
 
 
 def _answer_and_judge(
@@ -258,6 +276,7 @@ def _answer_and_judge(
     k: int,
     run_id: str,
     q: QaQuestion,
+    turns: TurnSessions,
     row: Any,
     judge_runs: list[int],
     answer_llm: LLMClient,
@@ -274,21 +293,25 @@ def _answer_and_judge(
             get_memory_system(system).search_recipe, q.question, profile_id=q.profile_id, k=k
         )
         search_ms = (time.perf_counter() - started) * 1000
+        _add(outcome, "search", search_ms)
         hits = list(found.memories)[:k]
-        sessions = _memory_sessions(store, [h.memory_id for h in hits])
+        started = time.perf_counter()
+        sessions = {h.memory_id: memory_sessions(h.source_turn_ids, turns) for h in hits}
         fed: list[dict[str, Any]] = []
         for h in hits:
-            dated = [s for s in sessions.get(h.memory_id, []) if s.get("started_at")]
-            fed.append({"memory_id": h.memory_id, "text": h.text, "date": dated[0]["started_at"] if dated else None})
+            dated = [date for _, date, _ in sessions[h.memory_id] if date]
+            fed.append({"memory_id": h.memory_id, "text": h.text, "date": dated[0] if dated else None})
         memories_text = render_memories(fed)
         memory_tokens = sum(WORDPIECE.count([str(m["text"]) for m in fed])) if fed else 0
         messages = render_messages(prompts.answer, memories=memories_text, question=q.question)
+        _add(outcome, "prompt", (time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         chat = answer_llm.chat(messages)
         answer_s = time.perf_counter() - started
         llm_s += answer_s
+        _add(outcome, "answer", answer_s * 1000)
         answer_text = (chat.content or "").strip()
-        session_ids = list(dict.fromkeys(s["session_id"] for h in hits for s in sessions.get(h.memory_id, [])))
+        session_ids = list(dict.fromkeys(sid for h in hits for sid, _, _ in sessions[h.memory_id]))
         answer_event = QaAnswered(
             answer_id=answer_id,
             qa_run_id=run_id,
@@ -337,10 +360,14 @@ def _answer_and_judge(
                 )
             )
             llm_s += time.perf_counter() - started
+            _add(outcome, "judge", (time.perf_counter() - started) * 1000)
     finally:
         # The answer and the verdicts made so far are kept even when a judge call fails (the rerun goes on).
         events = [e for e in (answer_event, *verdicts) if e is not None]
+        started, periodic = time.perf_counter(), writer.seconds_in_periodic_flushes
         writer.add([NewEvent(e, ACTOR) for e in events])
+        flushing = writer.seconds_in_periodic_flushes - periodic  # counted under "append"
+        _add(outcome, "queue", (time.perf_counter() - started - flushing) * 1000)
     outcome.answered_now += answer_event is not None
     outcome.judged_now += len(verdicts)
     return llm_s

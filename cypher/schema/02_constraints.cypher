@@ -21,3 +21,6 @@ CREATE CONSTRAINT ingest_id_unique IF NOT EXISTS FOR (n:Ingest) REQUIRE n.id IS 
 CREATE CONSTRAINT synthesis_run_id_unique IF NOT EXISTS FOR (n:SynthesisRun) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT synthesis_draft_id_unique IF NOT EXISTS FOR (n:SynthesisDraft) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT synthesis_stage_id_unique IF NOT EXISTS FOR (n:SynthesisStage) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT qa_run_id_unique IF NOT EXISTS FOR (n:QaRun) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT qa_answer_id_unique IF NOT EXISTS FOR (n:QaAnswer) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT qa_judgment_id_unique IF NOT EXISTS FOR (n:QaJudgment) REQUIRE n.id IS UNIQUE;
