@@ -57,3 +57,20 @@ def test_every_system_answers_with_its_own_prompt_or_the_generic_one() -> None:
     assert answer_prompt_name("raw_turns") == "qa_memory_answer_raw_turns"
     assert answer_prompt_name("mem0") == "qa_memory_answer_mem0"
     assert answer_prompt_name("a_system_registered_later") == "qa_memory_answer"
+
+
+def test_an_answer_prompt_file_replaces_the_systems_prompt_and_its_hash_is_what_the_run_records(
+    tmp_path: Path,
+) -> None:
+    from agents.prompts.registry import PromptSet
+    from agents.qa.memory_systems import MemoryQaPrompts
+
+    prompt = tmp_path / "answer.txt"
+    prompt.write_text(QA_MEMORY_ANSWER_RAW_TURNS.text.replace("word for word", "verbatim"), encoding="utf-8")
+    digest = text_sha256(prompt.read_text("utf-8"))
+    chosen = MemoryQaPrompts.resolve(
+        PromptSet.from_config([f"qa_memory_answer_raw_turns={prompt}@{digest}"]), "raw_turns"
+    )
+    assert chosen.answer.sha256 == digest and chosen.answer.source == str(prompt)
+    # another system keeps its own built-in prompt
+    assert MemoryQaPrompts.resolve(PromptSet(), "amem").answer.name == "qa_memory_answer_amem"
