@@ -1,6 +1,7 @@
-"""`colabench eval qa`: the LongMemEval reading line. A reader answers each question from what the feed gives
-it, a judge grades the answer under LongMemEval's rule for its type, and the results are printed per question
-type with the retrieval figures of the same fed units beside them."""
+"""`colabench eval qa`: the LongMemEval reading line (a reader answers each question from what the feed gives
+it, a judge grades the answer under LongMemEval's rule for its type, printed per question type with the
+retrieval figures of the same fed units beside it), and with `--system NAME` the memory-systems line on LoCoMo
+or LongMemEval (agents/qa/memory_systems.py: build, search, answer, J over N judge runs, F1, BLEU-1)."""
 
 from __future__ import annotations
 
@@ -27,11 +28,17 @@ NEEDS_LLM = (
 @expected_errors
 def qa(
     ctx: typer.Context,
-    dataset: str = typer.Option("longmemeval", "--dataset", help="longmemeval (the only QA dataset so far)"),
-    path: str = typer.Option(None, "--path", help="a longmemeval_s*/longmemeval_oracle* JSON(.gz) file or folder"),
+    dataset: str = typer.Option("longmemeval", "--dataset", help="longmemeval | locomo (locomo needs --system)"),
+    path: str = typer.Option(None, "--path", help="a LongMemEval JSON(.gz) file or folder, or a LoCoMo JSON file"),
+    system: str = typer.Option(
+        None, "--system", help="a registered memory system: build its memory, search it, answer, judge (J, F1, BLEU-1)"
+    ),
+    judge_runs: int = typer.Option(3, "--judge-runs", help="--system: independent judge runs (J is mean +/- std)"),
     feed: str = typer.Option("oracle", "--feed", help="oracle | full | rag"),
     recipe: str = typer.Option("RAW_TURNS", "--recipe", help="rag: the recipe whose memory channels rank the units"),
-    k: int = typer.Option(10, "--k", help="rag: units fed to the reader"),
+    k: int = typer.Option(
+        None, "--k", help="rag: units fed to the reader (default 10); --system: memories fed (default: the system's)"
+    ),
     granularity: str = typer.Option("round", "--granularity", help="rag: round (user turn + reply) | session"),
     key_expansion: str = typer.Option("none", "--key-expansion", help="rag: none | facts (LLM facts appended to keys)"),
     time_aware: str = typer.Option(
@@ -70,7 +77,18 @@ def qa(
         return
     if path is None:
         raise QaError("eval qa needs --path (a LongMemEval file or folder), or `eval qa score FILE`")
-
+    if system is not None:
+        if dry_run:
+            raise QaError("--dry-run does not estimate the memory-systems line (--system) yet; run it without --system")
+        qa_memory_system(
+            dataset, path, system, k, judge_runs, limit, out, report, prompt or [], max_cost=max_cost,
+            max_tokens=max_tokens,
+        )
+        return
+    if dataset == "locomo":
+        raise QaError("--dataset locomo answers from a memory system's memories: add --system NAME (e.g. raw_turns)")
+    if k is None:
+        k = 10
     if dataset != "longmemeval":
         raise QaError(f"--dataset {dataset!r}: eval qa reads LongMemEval files only (--dataset longmemeval)")
     from agents.prompts.registry import PromptSet
@@ -195,6 +213,191 @@ def _budget_stop(roles: Any) -> None:
         soft_wrap=True,
     )
     raise typer.Exit(EXIT_ENDPOINT_OR_PARTIAL)
+def qa_memory_system(
+    dataset: str,
+    path: str,
+    system: str,
+    k: int | None,
+    judge_runs: int,
+    limit: int | None,
+    out: Path | None,
+    report: Path | None,
+    prompt: list[str],
+    *,
+    max_cost: float | None = None,
+    max_tokens: int | None = None,
+) -> None:
+    """`eval qa --system NAME`: the memory-systems line, then the table of every system run on these questions."""
+    from agents.llm.roles import LLMRoles
+    from agents.memory.prepare import require_llm
+    from agents.prompts.registry import PromptSet
+    from agents.qa.errors import QaError
+    from agents.qa.memory_systems import resolve_k, run_memory_qa
+    from agents.qa.memory_systems_summary import collect_memory_runs
+
+    resolve_k(system, k)  # an unknown system or a bad k stops here
+    if not 1 <= judge_runs <= 20:
+        raise QaError(f"--judge-runs must lie in 1..20, got {judge_runs}")
+    prompts = PromptSet.from_config(prompt)  # a bad file or a hash mismatch stops here, before any LLM call
+    source = resolve_dataset_path(path)
+    roles = LLMRoles()
+    try:
+        if not (roles.configured("answerer") and roles.configured("judge")):
+            raise QaError(NEEDS_LLM.replace("the reader", "the answerer"))
+        memory_llm = roles.client("memory") if roles.configured("memory") else None
+        require_llm(system, memory_llm)
+        judges = [roles.repeat_client("judge", n) for n in range(1, judge_runs + 1)]
+        used = ["answerer", "judge", *(["memory"] if memory_llm is not None else [])]
+        _limit_spending(roles, used, max_cost, max_tokens)
+        with open_store() as store:
+            try:
+                outcome = run_memory_qa(
+                    store,
+                    source,
+                    dataset=dataset,
+                    system=system,
+                    answer_llm=roles.client("answerer"),
+                    judge_llms=judges,
+                    memory_llm=memory_llm,
+                    k=k,
+                    judge_runs=judge_runs,
+                    limit=limit,
+                    prompts=prompts,
+                )
+            except LLMInterruptedError:
+                if roles.budget_reason is None:
+                    raise
+                _budget_stop(roles)
+            groups = collect_memory_runs(store)
+            if report is not None:
+                write_memory_qa_report(groups, report)
+        print_memory_outcome(outcome)
+        side_by_side = [g for g in groups if any(s.qa_run_id == outcome.qa_run_id for s in g["runs"])]
+        if side_by_side and len(side_by_side[0]["runs"]) > 1:
+            print_side_by_side(side_by_side[0])
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            payload = {
+                "qa_run_id": outcome.qa_run_id,
+                "config": outcome.config,
+                "summary": outcome.summary.model_dump(mode="json", exclude={"rows"}),
+                "build_this_pass": outcome.build,
+                "notes": outcome.notes,
+            }
+            out.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+            console.print(f"wrote {out}")
+    finally:
+        roles.close()
+
+
+def _j(mean: float | None, std: float | None) -> str:
+    if mean is None:
+        return "-"
+    return f"{mean * 100:.2f}" + (f" ± {std * 100:.2f}" if std is not None else "")
+
+
+def _score(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.2f}"
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.1f}"
+
+
+def print_memory_outcome(outcome: Any) -> None:
+    s = outcome.summary
+    table = Table(
+        title=f"{s.label}: J over {s.judge_runs} judge run(s) (mean ± std), F1, BLEU-1 per category",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        show_edge=False,
+    )
+    for name in ("category", "n", "answered", "J", "F1", "BLEU-1"):
+        table.add_column(name, justify="left" if name == "category" else "right")
+    rows = [*s.categories, *([s.overall] if s.overall else [])]
+    for c in rows:
+        table.add_row(c.label, str(c.n), str(c.n_answered), _j(c.j_mean, c.j_std), _score(c.f1), _score(c.bleu1))
+    if s.adversarial is not None:
+        a = s.adversarial
+        table.add_row(a.label, str(a.n), str(a.n_answered), _j(a.j_mean, a.j_std), "excluded", "excluded")
+    console.print(table)
+    build = s.build
+    console.print(
+        f"k = {s.k} ({s.k_source}); search p50 {_ms(s.search_ms_p50)} ms, p95 {_ms(s.search_ms_p95)} ms; "
+        f"{s.memories_fed_mean or 0:.1f} memories, {s.memory_tokens_mean or 0:,.0f} memory tokens fed per question"
+    )
+    console.print(
+        f"adding memories: {build.get('llm_calls', 0):,} LLM call(s), {build.get('tokens_in', 0):,} tokens in, "
+        f"{build.get('tokens_out', 0):,} out over {build.get('build_steps', 0):,} build step(s); "
+        f"{build.get('live_memories', 0):,} memories held; run {outcome.qa_run_id}"
+    )
+    if outcome.per_question_ms:
+        harness = [t - llm for t, llm in zip(outcome.per_question_ms, outcome.llm_ms, strict=True)]
+        console.print(
+            f"[dim]{len(harness)} question(s) this time: {sum(harness) / len(harness):.1f} ms each outside LLM calls; "
+            f"{outcome.answered_now} answered, {outcome.judged_now} verdicts, {outcome.skipped_done} were done[/]"
+        )
+    for note in [*outcome.notes, *s.notes, f"BLEU-1 tokens: {s.bleu_tokenizer}"]:
+        console.print(f"[yellow]note:[/] {note}")
+
+
+def print_side_by_side(group: dict[str, Any]) -> None:
+    runs = group["runs"]
+    table = Table(
+        title=f"memory systems side by side on {group['dataset']} ({group['n_items']} questions)",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        show_edge=False,
+    )
+    table.add_column("category", justify="left")
+    for s in runs:
+        table.add_column(f"{s.label} J", justify="right")
+    labels = list(dict.fromkeys(c.label for s in runs for c in [*s.categories, s.overall] if c is not None))
+    for label in labels:
+        cells = []
+        for s in runs:
+            found = next((c for c in [*s.categories, s.overall] if c is not None and c.label == label), None)
+            cells.append(_j(found.j_mean, found.j_std) if found else "-")
+        table.add_row(label, *cells)
+    table.add_row(
+        "abstention (adversarial)",
+        *[_j(s.adversarial.j_mean, s.adversarial.j_std) if s.adversarial else "-" for s in runs],
+    )
+    table.add_row("F1 overall", *[_score(s.overall.f1 if s.overall else None) for s in runs])
+    table.add_row("BLEU-1 overall", *[_score(s.overall.bleu1 if s.overall else None) for s in runs])
+    table.add_row("search p50 / p95 ms", *[f"{_ms(s.search_ms_p50)} / {_ms(s.search_ms_p95)}" for s in runs])
+    table.add_row("memory tokens / question", *[f"{s.memory_tokens_mean or 0:,.0f}" for s in runs])
+    table.add_row("add: LLM calls", *[f"{s.build.get('llm_calls', 0):,}" for s in runs])
+    table.add_row(
+        "add: tokens in + out", *[f"{s.build.get('tokens_in', 0) + s.build.get('tokens_out', 0):,}" for s in runs]
+    )
+    console.print(table)
+    for note in group.get("notes", []):
+        console.print(f"[yellow]note:[/] {note}")
+    split = group["disagreements"]
+    console.print(f"{len(split)} question(s) where the systems' majority verdicts differ")
+    for d in split[:20]:
+        verdicts = ", ".join(
+            f"{label}: {'CORRECT' if v['correct'] else 'WRONG'} ({v['runs_correct']}/{v['runs']})"
+            for label, v in d.by_system.items()
+        )
+        console.print(f"  [{d.category}] {d.question} — {verdicts}")
+
+
+def write_memory_qa_report(groups: list[dict[str, Any]], path: Path) -> None:
+    """A self-contained HTML page of every memory-systems QA run, systems side by side."""
+    from agents.reports.sections.qa_memory_systems import memory_systems_html
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "<!doctype html><html><head><meta charset='utf-8'><title>colabench eval qa --system</title><style>"
+        "body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}.muted{color:#666}</style></head><body>"
+        + memory_systems_html(groups)
+        + "</body></html>",
+        encoding="utf-8",
+    )
+    console.print(f"wrote {path} ({sum(len(g['runs']) for g in groups)} memory-systems QA run(s))")
 
 
 def write_qa_report(store: Any, path: Path) -> None:

@@ -42,6 +42,9 @@ class DomainEvent(BaseModel):
     CONFLICT: ClassVar[tuple[str, ...]] = ()
     CREATES: ClassVar[str | None] = None
     EMBEDS: ClassVar[str | None] = None
+    # Fields added after events of the type were written: left out of the payload at this value, so events
+    # that do not use them keep the payload (and id) they had before the field existed.
+    OMIT_AT_DEFAULT: ClassVar[dict[str, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -61,6 +64,10 @@ class DomainEvent(BaseModel):
         # without one keep the payload, and the id, they had before the field existed.
         if "exchange" in payload and payload["exchange"] is None:
             del payload["exchange"]
+        # Fields added later with an "absent" default are left out at that default for the same reason.
+        for name, absent in self.OMIT_AT_DEFAULT.items():
+            if name in payload and payload[name] == absent:
+                del payload[name]
         return payload
 
     def event_id(self) -> str:
@@ -498,11 +505,14 @@ class QaRunStarted(DomainEvent):
 class QaAnswered(DomainEvent):
     """The reader's answer to one question of a QA run, with what it was fed (units and their sessions, in
     feed order) and, in `details`, the retrieval figures of those same units (rag feed), the time range
-    used, and timings. `notes` are the reader's Chain-of-Note notes (empty for the direct reader)."""
+    used, and timings. `notes` are the reader's Chain-of-Note notes (empty for the direct reader).
+    `fed_memory_ids`: the memories of a memory system the answer was given from (the memory-systems line),
+    in search order; each resolves to its Memory node and through DERIVED_FROM to the source turns."""
 
     TYPE: ClassVar[str] = "QaAnswered"
     KEY: ClassVar[tuple[str, ...]] = ("answer_id",)
     CONFLICT: ClassVar[tuple[str, ...]] = ("answer_id",)
+    OMIT_AT_DEFAULT: ClassVar[dict[str, Any]] = {"fed_memory_ids": []}
     answer_id: Identifier
     qa_run_id: Identifier
     item_id: Identifier
@@ -510,6 +520,7 @@ class QaAnswered(DomainEvent):
     notes: list[str] = Field(default_factory=list)
     fed_unit_ids: list[Identifier] = Field(default_factory=list)
     fed_session_ids: list[Identifier] = Field(default_factory=list)
+    fed_memory_ids: list[Identifier] = Field(default_factory=list)
     model: str
     prompt_sha256: str
     tokens_in: int = Field(default=0, ge=0)
@@ -523,11 +534,13 @@ class QaAnswered(DomainEvent):
 
 class QaAnswerJudged(DomainEvent):
     """A verdict on a QaAnswered answer under LongMemEval's rule for its question type (`rule`). `rationale`
-    is gold (the judge may quote the reference answer) and is redacted like an accuracy judgment's."""
+    is gold (the judge may quote the reference answer) and is redacted like an accuracy judgment's.
+    `judge_run`: which of the N independent judge runs of the memory-systems line (J over N runs) this is."""
 
     TYPE: ClassVar[str] = "QaAnswerJudged"
     KEY: ClassVar[tuple[str, ...]] = ("judgment_id",)
     CONFLICT: ClassVar[tuple[str, ...]] = ("answer_id",)
+    OMIT_AT_DEFAULT: ClassVar[dict[str, Any]] = {"judge_run": 1}
     judgment_id: Identifier
     answer_id: Identifier
     qa_run_id: Identifier
@@ -541,6 +554,7 @@ class QaAnswerJudged(DomainEvent):
     prompt_sha256: str
     tokens_in: int = Field(default=0, ge=0)
     tokens_out: int = Field(default=0, ge=0)
+    judge_run: int = Field(default=1, ge=1)
     # The LLM exchange (request and reply) this came from: its hash in the exchange store (agents/llm/exchanges.py);
     # absent in events written before exchanges were kept, and when no LLM was asked.
     exchange: str | None = None

@@ -134,6 +134,31 @@ class LLMRoles:
     def budget_reason(self) -> str | None:
         """Why the spending limit stopped the command (None: no limit reached)."""
         return self.budget.reason if self.budget is not None else None
+    def repeat_client(self, role: str, repeat: int, ledger: UsageLedger | None = None) -> LLMClient:
+        """The role's client for the `repeat`-th independent asking of the same requests (J over N judge
+        runs): repeat 1 is `client(role)`; every other repeat keys the response cache under a namespace of its
+        own, so its replies are the endpoint's, never the first run's cached ones."""
+        if repeat <= 1:
+            return self.client(role, ledger)
+        ledger = ledger or self.ledger
+        key = (f"{role}#repeat-{repeat}", id(ledger))
+        if key not in self._clients:
+            self.settings[role].require()
+            self._clients[key] = LLMClient(
+                self.settings[role],
+                cache=self.cache,
+                ledger=ledger,
+                cache_mode=self.cache_mode,
+                slots=self._slots[role],
+                cache_namespace=f"{self.cache_namespace}#repeat-{repeat}",
+                stop=self.stop,
+                exchanges=self.exchanges,
+                limiter=self.limiters.for_settings(self.settings[role]),
+                gate=self._before_request,
+            )
+            if all(existing is not ledger for existing in self._ledgers):
+                self._ledgers.append(ledger)
+        return self._clients[key]
 
     def total_usage(self) -> dict[str, Any]:
         """Usage summed over every ledger the clients counted into (per role and total)."""

@@ -66,6 +66,8 @@ class AmemSystem(MemorySystem):
     description = "A-MEM notes (LLM-built keywords, context, tags; links and memory evolution), one note per pair"
     needs_llm = True
     search_recipe = "AMEM"
+    qa_k = 10
+    qa_k_source = "A-MEM's own LoCoMo evaluation retrieves 10 memories per question (its retrieve_k default)"
     memkb_cards = False
     builder = "a-mem-0.2.6/notes-v1"
     # A-MEM logs errors of related-note lookups and evolution and goes on without them

@@ -52,6 +52,8 @@ class GraphitiMemory(MemorySystem):
     description = "Graphiti's temporal knowledge graph: one episode per pair, its relation facts as memories"
     needs_llm = True
     search_recipe = "GRAPHITI"
+    qa_k = 20
+    qa_k_source = "Mem0's LoCoMo harness searches Zep (Graphiti is its open engine) for 20 edges and 20 nodes"
     memkb_cards = False
     builder = BUILDER
     ranks_with_sdk = True

@@ -28,6 +28,8 @@ class Mem0System(MemorySystem):
     description = f"Mem0 (mem0ai {SDK_VERSION}, non-graph): LLM-extracted memories, one add() per public pair"
     needs_llm = True
     search_recipe = "MEM0"
+    qa_k = 30
+    qa_k_source = "Mem0's LoCoMo evaluation harness searches with top_k 30 (its Makefile's search targets)"
     memkb_cards = True
     builder = f"mem0ai-{SDK_VERSION}/v1"
     # Mem0 logs "Error parsing extraction response" (an unparseable reply: no memories) and goes on; its warnings

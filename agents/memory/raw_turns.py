@@ -17,6 +17,8 @@ class RawTurns(MemorySystem):
     description = "one card per user turn (both speakers' turns where both are people: LoCoMo), verbatim; no LLM"
     needs_llm = False
     search_recipe = "RAW_TURNS"
+    qa_k = 10
+    qa_k_source = "colabench's default for its own verbatim baseline (LongMemEval's retrieval figures use k = 10)"
     memkb_cards = True
     builder = BUILDER
 

@@ -104,6 +104,10 @@ class MemorySystem(ABC):
     # True when the system's `memory_search` recipe ranks with the system's own search (`sdk_search`), which
     # the commands open and register with query.memory_rankers (agents.memory.rankers)
     ranks_with_sdk: ClassVar[bool] = False
+    # `eval qa --system`: the number of memories fed to the answerer when --k is not given (the setting the
+    # system's own evaluation uses) and where that number comes from (recorded with every QA run)
+    qa_k: ClassVar[int] = 10
+    qa_k_source: ClassVar[str] = "colabench's default (the system states no evaluation setting of its own)"
     # version tag recorded with every write (changes when the building code changes what it writes)
     builder: ClassVar[str]
     # one line for CLI help lists (default: the label)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.prompts.answering import ANSWER, ANSWER_ATTRIBUTION_BLOCK, ANSWER_FINAL, ANSWER_STATE_BLOCK
+from agents.prompts.memory_systems_qa import MEMORY_SYSTEMS_QA_PROMPTS
 from agents.prompts.output import JSON_OBJECT_INSTRUCTION, STRUCTURED_REPAIR
 from agents.prompts.pins import load_override
 from agents.prompts.qa_judging import QA_JUDGE_PROMPTS
@@ -40,6 +41,7 @@ def builtin_prompts() -> dict[str, PromptTemplate]:
         QA_FACTS,
         QA_TIME_RANGE,
         *QA_JUDGE_PROMPTS.values(),
+        *MEMORY_SYSTEMS_QA_PROMPTS,  # eval qa --system: answer prompts per memory system, the binary judges
         JSON_OBJECT_INSTRUCTION,
         STRUCTURED_REPAIR,
     ]

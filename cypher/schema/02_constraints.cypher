@@ -22,3 +22,6 @@ CREATE CONSTRAINT synthesis_run_id_unique IF NOT EXISTS FOR (n:SynthesisRun) REQ
 CREATE CONSTRAINT synthesis_draft_id_unique IF NOT EXISTS FOR (n:SynthesisDraft) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT synthesis_stage_id_unique IF NOT EXISTS FOR (n:SynthesisStage) REQUIRE n.id IS UNIQUE;
 CREATE CONSTRAINT web_fetch_id_unique IF NOT EXISTS FOR (n:WebFetch) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT qa_run_id_unique IF NOT EXISTS FOR (n:QaRun) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT qa_answer_id_unique IF NOT EXISTS FOR (n:QaAnswer) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT qa_judgment_id_unique IF NOT EXISTS FOR (n:QaJudgment) REQUIRE n.id IS UNIQUE;

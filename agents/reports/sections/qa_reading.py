@@ -17,7 +17,8 @@ _FONT = 'font-family="system-ui, sans-serif"'
 
 
 def collect_qa_runs(driver: Any, database: str) -> list[dict[str, Any]]:
-    """Summaries of every QA run in the graph (newest first), without per-question rows."""
+    """Summaries of every LongMemEval reading-line run in the graph (newest first), without per-question rows
+    (memory-systems runs have their own section)."""
     from agents.qa.history import load_questions
     from agents.qa.summary import answer_rows, summarise_run
     from graph.cypher_files import load_cypher
@@ -29,6 +30,8 @@ def collect_qa_runs(driver: Any, database: str) -> list[dict[str, Any]]:
     out = []
     for run in runs:
         config = json.loads(run["config"]) if run["config"] else {}
+        if config.get("line") == "memory_systems":
+            continue  # eval qa --system: its own section (qa_memory_systems)
         with driver.session(database=database) as session:
             record = session.run(load_cypher("qa/run_items"), qa_run_id=run["qa_run_id"]).single()
         questions = load_questions(store, list(record["ids"]) if record else [])
