@@ -5,6 +5,8 @@ real evaluation report shows no reference answer without the API token and every
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +21,9 @@ from tests.report_support import reference_answers, shown_answers, write_mini_re
 from tests.test_api_support import TOKEN
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+# Screenshots for a human to look at, outside the checkout (tests write only under temporary or cache folders);
+# COLABENCH_TEST_ARTIFACTS picks another folder.
+ARTIFACTS = Path(os.environ.get("COLABENCH_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "colabench-test-artifacts")
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -144,7 +148,7 @@ def test_search_expand_and_click_a_requirement_shows_statements_beside_spans(ser
     right = page.eval_on_selector(".provenance .span", "e => e.getBoundingClientRect().left")
     assert right > left + 100
     assert "node=i-mini-01" in page.url
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-requirement.png"), full_page=True)
     assert page.problems == []
 
@@ -211,6 +215,6 @@ def test_a_report_page_hides_reference_answers_without_the_token_and_shows_them_
     text = _open_every_trace(page)
     assert shown_answers(text) == reference_answers()
     assert page.locator(".reference-answer").count() == 4 and page.locator(".reference-answer-hidden").count() == 0
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report-with-token.png"), full_page=True)
     assert page.problems == []
