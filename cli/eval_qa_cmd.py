@@ -14,6 +14,7 @@ from rich import box
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.ingest_cmd import resolve_dataset_path
 
 NEEDS_LLM = (
@@ -44,6 +45,7 @@ def qa(
     prompt: list[str] = typer.Option(
         None, "--prompt", help="NAME=PATH[@SHA256]: a reader / judge / facts prompt file (repeatable)"
     ),
+    endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Answer and judge every question (resumable: a rerun skips questions already answered and judged).
     `eval qa score FILE` re-scores a LoCoMo results file instead (no LLM)."""
@@ -86,6 +88,8 @@ def qa(
             time_llm = roles.client(role)
         reader_llm = roles.client("answerer") if has_llm else None
         judge_llm = roles.client("judge") if has_llm else None
+        used = [llm.settings.role for llm in (reader_llm, judge_llm, fact_llm, time_llm) if llm is not None]
+        check_endpoints(roles, used, endpoint_check)
         with open_store() as store:
             outcome = run_qa(
                 store,

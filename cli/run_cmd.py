@@ -12,6 +12,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
@@ -125,6 +126,7 @@ def run(
         "extra: COLABENCH_RAY=1 ./colabench ...); --concurrency is the number of actors",
     ),
     ray_address: str = ray_address_option(),
+    endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
@@ -170,6 +172,8 @@ def run(
             needed = role in needed_roles
             if needed and not roles.configured(role):
                 raise UsageError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
+        # Before any work (and before the batch is planned): each role answers and serves its model.
+        check_endpoints(roles, ["answerer", *sorted(needed_roles)], endpoint_check, models=panel or ())
         options = RunOptions(
             dataset=name,
             items=items,
