@@ -20,6 +20,7 @@ from graph.ingest_status import incomplete_ingest_text, incomplete_ingests
 from graph.store import EventStore
 from ingest.pipeline import load_input, write_events
 from tests.conftest import REPO
+from tests.test_api_support import api_client, data_of, gql
 from tests.test_ingest import MINI
 
 pytestmark = pytest.mark.neo4j
@@ -58,7 +59,7 @@ def _lease_nodes(store: EventStore) -> int:
 
 
 def test_a_held_ingest_is_in_progress_with_its_pid_and_host_then_completes_without_a_trace(
-    store: EventStore, monkeypatch: pytest.MonkeyPatch
+    store: EventStore, monkeypatch: pytest.MonkeyPatch, neo4j_settings: Any, encoder: Any
 ) -> None:
     monkeypatch.setenv("COLABENCH_INGEST_LEASE_S", "45")
     real_append = store.append
@@ -96,6 +97,12 @@ def test_a_held_ingest_is_in_progress_with_its_pid_and_host_then_completes_witho
         expired = running["lease_renewed_at"] + 45_000 + 1
         [later] = incomplete_ingests(store.driver, store.database, now_ms=expired)
         assert later["state"] == "interrupted"
+        # the API says the same: /readyz and the browser's dataset list
+        with api_client(neo4j_settings, store.driver, encoder) as client:
+            [ready] = client.get("/readyz").json()["incomplete_ingests"]
+            listed = data_of(gql(client, "{ datasets { name complete } }"))["datasets"]
+        assert (ready["dataset"], ready["state"]) == ("mini", "in progress")
+        assert listed == [{"name": "mini", "complete": False}]
     finally:
         release.set()
         worker.join(300)
