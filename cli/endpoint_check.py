@@ -14,10 +14,10 @@ from cli.context import console
 
 def endpoint_check_option() -> Any:
     return typer.Option(
-        True,
-        "--endpoint-check/--no-endpoint-check",
-        help="before any work, ask each LLM role's endpoint once whether it answers and serves the model "
-        "(fails in seconds with the role, URL and reason)",
+        False,
+        "--no-endpoint-check",
+        help="skip the check before any work that each LLM role's endpoint answers and serves its model (it "
+        "fails in seconds with the role, URL and reason)",
     )
 
 

@@ -45,7 +45,7 @@ def qa(
     prompt: list[str] = typer.Option(
         None, "--prompt", help="NAME=PATH[@SHA256]: a reader / judge / facts prompt file (repeatable)"
     ),
-    endpoint_check: bool = endpoint_check_option(),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Answer and judge every question (resumable: a rerun skips questions already answered and judged).
     `eval qa score FILE` re-scores a LoCoMo results file instead (no LLM)."""
@@ -89,7 +89,7 @@ def qa(
         reader_llm = roles.client("answerer") if has_llm else None
         judge_llm = roles.client("judge") if has_llm else None
         used = [llm.settings.role for llm in (reader_llm, judge_llm, fact_llm, time_llm) if llm is not None]
-        check_endpoints(roles, used, endpoint_check)
+        check_endpoints(roles, used, not no_endpoint_check)
         with open_store() as store:
             outcome = run_qa(
                 store,

@@ -126,7 +126,7 @@ def run(
         "extra: COLABENCH_RAY=1 ./colabench ...); --concurrency is the number of actors",
     ),
     ray_address: str = ray_address_option(),
-    endpoint_check: bool = endpoint_check_option(),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
@@ -173,7 +173,7 @@ def run(
             if needed and not roles.configured(role):
                 raise UsageError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
         # Before any work (and before the batch is planned): each role answers and serves its model.
-        check_endpoints(roles, ["answerer", *sorted(needed_roles)], endpoint_check, models=panel or ())
+        check_endpoints(roles, ["answerer", *sorted(needed_roles)], not no_endpoint_check, models=panel or ())
         options = RunOptions(
             dataset=name,
             items=items,

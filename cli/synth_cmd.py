@@ -87,7 +87,7 @@ def _synthesize(stages: list[str], **options: Any) -> None:
         if not roles.configured("synthesis"):
             err_console.print(NO_LLM)
             return
-        check_endpoints(roles, ["synthesis"], options["endpoint_check"])
+        check_endpoints(roles, ["synthesis"], not options["no_endpoint_check"])
         with open_store() as store, ExitStack() as stack:
             assert store.encoder is not None
             ctx = SynthContext(
@@ -203,7 +203,7 @@ def _stage_command(name: str) -> None:
         ray_address: str = ray_address_option(),
         out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
         documents: str = typer.Option("referenced", "--documents", help="referenced | kb: documents in the bundle"),
-        endpoint_check: bool = endpoint_check_option(),
+        no_endpoint_check: bool = endpoint_check_option(),
     ) -> None:
         if documents not in ("referenced", "kb"):
             raise UsageError(f"--documents {documents!r}: expected referenced or kb")
@@ -225,7 +225,7 @@ def _stage_command(name: str) -> None:
             ray_address=ray_address,
             out=out,
             documents=documents,
-            endpoint_check=endpoint_check,
+            no_endpoint_check=no_endpoint_check,
         )
 
     command.__doc__ = {
