@@ -15,6 +15,7 @@ from rich.table import Table
 
 from agents.memory.registry import memory_system_help
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from graph.errors import UsageError
 
@@ -68,6 +69,7 @@ def memory(
     concurrency: int = typer.Option(4, "--concurrency", min=1, max=64, help="judge requests in flight"),
     prompt: list[str] = typer.Option(None, "--prompt", help="NAME=PATH[@SHA256]: use a prompt file (repeatable)"),
     out: Path = typer.Option(None, "--out", help="report folder (default .data/reports/memory-<system>-<dataset>)"),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Evaluate what a memory system kept of each profile's disclosed facts. No LLM: which facts have a memory
     derived from their disclosing turn, memories derived from no disclosing turn, memories per turn, per fact
@@ -91,6 +93,8 @@ def memory(
     prompts = PromptSet.from_config(prompt or [])
     roles = LLMRoles()
     try:
+        if chosen:
+            check_endpoints(roles, ["judge"], not no_endpoint_check)
         with open_store() as store:
             dataset_name, profile_ids = _resolve_profiles(store, dataset, list(profiles or []))
             coverage = compute_coverage(store.driver, store.database, name, profile_ids)

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from agents.llm.errors import LLMInterruptedError
 from cli.context import console, err_console, expected_errors, open_store
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.ingest_cmd import resolve_dataset_path
 
 NEEDS_LLM = (
@@ -65,6 +66,7 @@ def qa(
         None, "--max-tokens", min=1, metavar="N",
         help="stop sending once this invocation's billed tokens (in + out) reach N",
     ),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Answer and judge every question (resumable: a rerun skips questions already answered and judged).
     `eval qa score FILE` re-scores a LoCoMo results file instead (no LLM)."""
@@ -82,7 +84,7 @@ def qa(
             raise QaError("--dry-run does not estimate the memory-systems line (--system) yet; run it without --system")
         qa_memory_system(
             dataset, path, system, k, judge_runs, limit, out, report, prompt or [], max_cost=max_cost,
-            max_tokens=max_tokens,
+            max_tokens=max_tokens, endpoint_check=not no_endpoint_check,
         )
         return
     if dataset == "locomo":
@@ -123,6 +125,7 @@ def qa(
         judge_llm = roles.client("judge") if has_llm else None
         used = [c.role for c in (reader_llm, judge_llm, fact_llm, time_llm) if c is not None]
         _limit_spending(roles, list(dict.fromkeys(used)), max_cost, max_tokens)
+        check_endpoints(roles, used, not no_endpoint_check)
         with open_store() as store:
             try:
                 outcome = run_qa(
@@ -226,6 +229,7 @@ def qa_memory_system(
     *,
     max_cost: float | None = None,
     max_tokens: int | None = None,
+    endpoint_check: bool = True,
 ) -> None:
     """`eval qa --system NAME`: the memory-systems line, then the table of every system run on these questions."""
     from agents.llm.roles import LLMRoles
@@ -249,6 +253,7 @@ def qa_memory_system(
         judges = [roles.repeat_client("judge", n) for n in range(1, judge_runs + 1)]
         used = ["answerer", "judge", *(["memory"] if memory_llm is not None else [])]
         _limit_spending(roles, used, max_cost, max_tokens)
+        check_endpoints(roles, used, endpoint_check)
         with open_store() as store:
             try:
                 outcome = run_memory_qa(

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from agents.memory.registry import memory_system_help
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from cli.query_cmd import corpus_from_options
 
@@ -41,6 +42,7 @@ def build(
     links: bool = typer.Option(True, "--links/--no-links", help="also link MemKB cards to documents"),
     source: list[str] = typer.Option(None, "--source", help="link only to documents of this source (repeatable)"),
     prefix: list[str] = typer.Option(None, "--prefix", help="link only to documents whose id starts so"),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Build what is missing of a memory system's memories (one SDK call per public user-assistant pair for the
     LLM-built systems), then link MemKB cards that lack links or whose links are stale. Resumable: pairs already
@@ -60,6 +62,8 @@ def build(
         roles = LLMRoles()
         llm = roles.client("memory") if roles.configured("memory") else None
     require_llm(cls.name, llm)  # says what to set, before any database work
+    if roles is not None:
+        check_endpoints(roles, ["memory"], not no_endpoint_check)
     started = time.perf_counter()
     try:
         with open_store() as store, progress_bar() as bar:

@@ -12,6 +12,7 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
@@ -137,6 +138,7 @@ def run(
         None, "--max-tokens", min=1, metavar="N",
         help="stop sending once this invocation's billed tokens (in + out) reach N",
     ),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all
     written as events. Resumable: run the same command again after a crash. Without an LLM configured it
@@ -189,6 +191,8 @@ def run(
             if needed and not roles.configured(role):
                 raise UsageError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
         _limit_spending(roles, sorted(needed_roles | {"answerer"}), panel, max_cost, max_tokens, executor)
+        # Before any work (and before the batch is planned): each role answers and serves its model.
+        check_endpoints(roles, ["answerer", *sorted(needed_roles)], not no_endpoint_check, models=panel or ())
         options = RunOptions(
             dataset=name,
             items=items,

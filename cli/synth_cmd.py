@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors, open_store
+from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_ERROR
 from cli.ray_options import check_executor, ray_address_option
 from graph.errors import UsageError
@@ -103,6 +104,7 @@ def _synthesize(stages: list[str], **options: Any) -> None:
         if not roles.configured("synthesis"):
             err_console.print(NO_LLM)
             return
+        check_endpoints(roles, ["synthesis"], not options["no_endpoint_check"])
         with open_store() as store, ExitStack() as stack:
             assert store.encoder is not None
             ctx = SynthContext(
@@ -255,6 +257,7 @@ def _stage_command(name: str) -> None:
         ray_address: str = ray_address_option(),
         out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
         documents: str = typer.Option("referenced", "--documents", help="referenced | kb: documents in the bundle"),
+        no_endpoint_check: bool = endpoint_check_option(),
     ) -> None:
         if documents not in ("referenced", "kb"):
             raise UsageError(f"--documents {documents!r}: expected referenced or kb")
@@ -279,6 +282,7 @@ def _stage_command(name: str) -> None:
             ray_address=ray_address,
             out=out,
             documents=documents,
+            no_endpoint_check=no_endpoint_check,
         )
 
     command.__doc__ = {

@@ -8,6 +8,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 from graph.cypher_files import load_cypher
 from graph.events import IngestCompleted, IngestStarted, NewEvent
 from graph.hashing import text_sha256
+from graph.ingest_lease import IngestLease
 from graph.store import EventStore
 from ingest.adapters import AdapterResult
 from ingest.errors import InputError, Problem, problems_from_validation
@@ -303,6 +305,23 @@ def write_events(
     resuming = bool(store.existing_event_ids([opened.event_id()]))
     fresh = preflight(store, result.events, ids, resuming)
     report.skipped = len(result.events) - len(fresh)
+    # While it writes, the ingest holds a lease (graph/ingest_lease.py) so listings say "in progress", not
+    # "interrupted"; a process killed outright leaves it to expire.
+    with IngestLease(store.driver, store.database, ingest_id, result.dataset) if fresh else nullcontext():
+        _write_fresh(store, fresh, opened, report, batch_size, progress)
+    head = store.head()
+    report.head_seq, report.head_hash = head.seq, head.hash
+    return report
+
+
+def _write_fresh(
+    store: EventStore,
+    fresh: list[NewEvent],
+    opened: IngestStarted,
+    report: IngestReport,
+    batch_size: int,
+    progress: Callable[[str, int, int], None] | None,
+) -> None:
     if fresh:
         store.append([NewEvent(opened, actor="ingest")])
     total = len(fresh)
@@ -326,7 +345,4 @@ def write_events(
         if _THROTTLE_S:
             time.sleep(_THROTTLE_S)
     if fresh or store.existing_event_ids([opened.event_id()]):
-        store.append([NewEvent(IngestCompleted(ingest_id=ingest_id), actor="ingest")])
-    head = store.head()
-    report.head_seq, report.head_hash = head.seq, head.hash
-    return report
+        store.append([NewEvent(IngestCompleted(ingest_id=opened.ingest_id), actor="ingest")])

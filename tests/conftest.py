@@ -38,6 +38,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A data folder of the session's own (debug log, run artefacts, exchange store), so that no test writes
+    into the checkout's `.data/` (or a user's COLABENCH_DATA_DIR); CLI children inherit it. Tests that need
+    their own still set COLABENCH_DATA_DIR (`isolated_config`)."""
+    folder = tmp_path_factory.mktemp("colabench-data")
+    before = os.environ.get("COLABENCH_DATA_DIR")
+    os.environ["COLABENCH_DATA_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("COLABENCH_DATA_DIR", None)
+    else:
+        os.environ["COLABENCH_DATA_DIR"] = before
+
+
 @pytest.fixture(scope="session")
 def neo4j_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jSettings]:
     """COLABENCH_TEST_NEO4J_URI points the suite at a server it may wipe; otherwise it starts its own."""

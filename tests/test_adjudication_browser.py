@@ -103,7 +103,7 @@ def test_the_adjudication_page_needs_the_token_lists_pending_verdicts_and_record
         id=f"{run_id}:i-mini-01",
     )
     assert rows == [{"v": "pass", "who": "browser-person"}]
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "adjudication-page.png"), full_page=True)
 
     page.reload()  # the token stays in this tab's session storage; the ruled verdict is no longer pending

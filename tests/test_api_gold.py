@@ -155,6 +155,7 @@ ROOT_ARGUMENTS: dict[str, list[dict[str, Any]]] = {
     "requirement": [{"id": REQUIREMENT}],
     "profile": [{"id": "mini-p-sam"}],
     "profiles": [{}],
+    "datasets": [{}],
     "fact": [{"id": "mini-f-tattoo"}],
     "session": [{"id": "mini-s-1"}],
     "turn": [{"id": "mini-s-1-t0"}, {"id": ANSWER_TURN}],

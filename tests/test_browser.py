@@ -5,6 +5,8 @@ real evaluation report shows no reference answer without the API token and every
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +21,9 @@ from tests.report_support import reference_answers, shown_answers, write_mini_re
 from tests.test_api_support import TOKEN
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+# Screenshots for a human to look at, outside the checkout (tests write only under temporary or cache folders);
+# COLABENCH_TEST_ARTIFACTS picks another folder.
+ARTIFACTS = Path(os.environ.get("COLABENCH_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "colabench-test-artifacts")
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -144,7 +148,7 @@ def test_search_expand_and_click_a_requirement_shows_statements_beside_spans(ser
     right = page.eval_on_selector(".provenance .span", "e => e.getBoundingClientRect().left")
     assert right > left + 100
     assert "node=i-mini-01" in page.url
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-requirement.png"), full_page=True)
     assert page.problems == []
 
@@ -211,6 +215,56 @@ def test_a_report_page_hides_reference_answers_without_the_token_and_shows_them_
     text = _open_every_trace(page)
     assert shown_answers(text) == reference_answers()
     assert page.locator(".reference-answer").count() == 4 and page.locator(".reference-answer-hidden").count() == 0
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report-with-token.png"), full_page=True)
+    assert page.problems == []
+
+
+def test_the_start_page_lists_datasets_profiles_and_latest_runs_and_attempts_read_as_cards(
+    server: str, page: Any, gold_report: Path
+) -> None:
+    page.goto(f"{server}/browser")
+    page.wait_for_selector('#start-datasets li[data-dataset="mini"]')
+    assert page.is_visible("#start") and page.is_visible("#start-search-input")
+    mini = page.inner_text('#start-datasets li[data-dataset="mini"]')
+    assert "2 profile(s)" in mini and "4 item(s)" in mini, mini
+    page.wait_for_selector('#start-profiles button[data-node-id="mini-p-sam"]')
+    page.wait_for_selector("#start-runs li[data-run-id]")
+    runs = page.inner_text("#start-runs")
+    assert "HYBRID on mini" in runs and "attempt(s)" in runs
+    # the start page's search box finds nodes as the header's does
+    page.fill("#start-search-input", "i-mini-01")
+    page.press("#start-search-input", "Enter")
+    page.wait_for_selector('#search-results li[data-node-id="i-mini-01"]')
+    # a run opens as a card listing its attempts; an attempt as a card with its question, answer, verdict, flags
+    page.click("#start-runs li[data-run-id] button")
+    assert not page.is_visible("#start")
+    page.wait_for_selector(".run-card")
+    page.click('.provenance-Run .attempt-row button[data-node-id$=":i-mini-01"]')
+    page.wait_for_selector(".attempt-card")
+    card = page.inner_text(".attempt-card")
+    for name in ("QUESTION", "ANSWER", "VERDICT", "METHOD", "TOKENS", "FLAGS"):
+        assert name in card.upper(), card
+    assert "Can I give blood" in card and "HYBRID" in card
+    assert "usage" not in card and "[]" not in card
+    href = page.get_attribute(".attempt-card a.exchange", "href")
+    assert href is not None and href.startswith("/exchange#") and len(href) == len("/exchange#") + 64
+    page.wait_for_selector(".provenance-Attempt .judgment-card")
+    verdict = page.inner_text(".provenance-Attempt .judgment-card")
+    assert "accuracy" in verdict and "hidden: gold" in verdict  # the judge's rationale quotes gold
+    assert page.get_attribute(".provenance-Attempt .judgment-card a.exchange", "href").startswith("/exchange#")
+    # gold never reaches the page without the token, raw properties included
+    page.eval_on_selector_all("details", "els => els.forEach((e) => { e.open = true; })")
+    assert shown_answers(page.content()) == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-attempt.png"), full_page=True)
+    assert page.problems == []
+
+
+def test_node_labels_of_an_expanded_item_do_not_overlap(server: str, page: Any) -> None:
+    page.goto(f"{server}/browser#node=i-mini-01&label=Item")
+    page.wait_for_selector(".provenance-Item")
+    page.wait_for_selector('#node-list button[data-node-id="i-mini-01-r1"]')
+    assert page.evaluate("window.colabenchBrowser.cy.nodes().length") > 3
+    assert page.evaluate("window.colabenchBrowser.labelOverlaps()") == 0
     assert page.problems == []

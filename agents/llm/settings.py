@@ -161,8 +161,8 @@ def load_role_settings(role: str, **overrides: Any) -> LLMRoleSettings:
 
 
 class LLMGlobalSettings(TableSettings):
-    """Settings shared by every role: the response cache and the exchange store. Env `COLABENCH_LLM_CACHE`,
-    `..._CACHE_MODE`, `..._CACHE_NAMESPACE`, `..._EXCHANGES`."""
+    """Settings shared by every role: the response cache, the exchange store and the endpoint check. Env
+    `COLABENCH_LLM_CACHE`, `..._CACHE_MODE`, `..._CACHE_NAMESPACE`, `..._EXCHANGES`, `..._ENDPOINT_CHECK`."""
 
     model_config = SettingsConfigDict(extra="ignore", env_prefix="COLABENCH_LLM_")
 
@@ -174,6 +174,10 @@ class LLMGlobalSettings(TableSettings):
 
     exchanges: Path | None = Field(
         default=None, description="SQLite file keeping every request and reply (default: in the data directory)"
+    )
+    endpoint_check: bool = Field(
+        default=True,
+        description="check each role's endpoint and model once before a command's work (agents/llm/preflight.py)",
     )
 
     config_table: ClassVar[str] = "llm"

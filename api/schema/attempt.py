@@ -8,7 +8,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from api.schema.context import Info, loaders_of
-from api.schema.values import json_value
+from api.schema.values import json_value, string_list
 
 if TYPE_CHECKING:
     from api.schema.item import Item
@@ -43,6 +43,12 @@ class Attempt:
     answer_model: str | None
     answer_prompt_sha256: str | None = strawberry.field(description="SHA-256 of the answering prompt")
     verdict: str | None = strawberry.field(description="the latest accuracy verdict: pass, fail or needs_adjudication")
+    flags: list[str] = strawberry.field(
+        description="what is odd about the answer: cut_by_length, looks_like_tool_call, not_an_answer"
+    )
+    exchange: str | None = strawberry.field(
+        description="the LLM exchange of the final answer (its request holds the whole conversation): /exchange#<hash>"
+    )
     seq: int
     raw_usage: strawberry.Private[Any]
 
@@ -67,6 +73,8 @@ class Attempt:
             answer_model=node.get("answer_model"),
             answer_prompt_sha256=node.get("answer_prompt_sha256"),
             verdict=node.get("verdict"),
+            flags=string_list(node.get("flags")),
+            exchange=node.get("answer_exchange"),
             seq=int(node.get("seq") or 0),
             raw_usage=node.get("usage"),
         )

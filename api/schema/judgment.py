@@ -29,6 +29,9 @@ class Judgment:
     prompt_version: str | None
     prompt_sha256: str | None
     valid: bool = strawberry.field(description="false when the judge's reply stayed invalid after retries")
+    exchange: str | None = strawberry.field(
+        description="the judge's LLM exchange: /exchange#<hash> (its request holds gold: shown with the API token)"
+    )
     seq: int
     raw_details: strawberry.Private[Any]
     gold_rationale: strawberry.Private[str | None]
@@ -75,6 +78,7 @@ class Judgment:
             prompt_version=None if node.get("prompt_version") is None else str(node["prompt_version"]),
             prompt_sha256=node.get("prompt_sha256"),
             valid=bool(node.get("valid", True)),
+            exchange=node.get("exchange"),
             seq=int(node.get("seq") or 0),
             raw_details=node.get("details"),
             gold_rationale=node.get("rationale"),

@@ -22,6 +22,7 @@ from api.prefetch import (
 from api.schema.adjudication import AdjudicationCase, pending_adjudications
 from api.schema.attempt import Attempt
 from api.schema.context import Info, context_of, loaders_of
+from api.schema.dataset import Dataset
 from api.schema.document import Document
 from api.schema.event import Event, EventPage
 from api.schema.fact import Fact
@@ -99,6 +100,11 @@ class Query:
         nodes = await prefetch_profiles(loaders_of(info), [str(id)], profile_parts(selected_fields(info)))
         node = nodes.get(str(id))
         return Profile.from_node(node) if node else None
+
+    @strawberry.field(description="Every dataset in the graph (by name), with its profile and item counts.")
+    async def datasets(self, info: Info) -> list[Dataset]:
+        rows = await context_of(info).reader.rows("list_datasets")
+        return [Dataset.from_row(r) for r in rows]
 
     @strawberry.field(description="Profiles in id order (keyset paging).")
     async def profiles(

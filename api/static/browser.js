@@ -91,7 +91,8 @@
         selector: "node",
         style: {
           "background-color": "data(color)", label: "data(short)", "font-size": 9, color: "#1d2327",
-          "text-wrap": "ellipsis", "text-max-width": 120, "text-valign": "bottom", "text-margin-y": 3,
+          "text-wrap": "ellipsis", "text-max-width": 96, "text-valign": "bottom", "text-margin-y": 3,
+          "text-background-color": "#f7f7f5", "text-background-opacity": 0.85, "text-background-padding": 1,
           width: 22, height: 22, "border-width": 0,
         },
       },
@@ -101,8 +102,14 @@
         selector: "edge",
         style: {
           width: 1.2, "line-color": "#b8c0c6", "target-arrow-color": "#b8c0c6", "target-arrow-shape": "triangle",
-          "curve-style": "bezier", label: "data(type)", "font-size": 7, color: "#7a858c", "text-rotation": "autorotate",
+          "curve-style": "bezier", "font-size": 7, color: "#5f6b73", "text-rotation": "autorotate",
         },
+      },
+      // Relationship names only around the selected node: on every edge they cover the node labels.
+      {
+        selector: "edge.near",
+        style: { label: "data(type)", "line-color": "#8c959f", "target-arrow-color": "#8c959f",
+          "text-background-color": "#ffffff", "text-background-opacity": 0.9, "text-background-padding": 1 },
       },
     ],
   });
@@ -119,7 +126,7 @@
         group: "nodes",
         data: {
           id: node.key, nodeId: node.id, label: node.label, caption: node.caption,
-          short: node.caption.length > 40 ? `${node.caption.slice(0, 39)}…` : node.caption,
+          short: node.caption.length > 28 ? `${node.caption.slice(0, 27)}…` : node.caption,
           color: COLORS[node.label] || "#999",
         },
       });
@@ -131,13 +138,75 @@
     cy.add(elements);
     cy.nodes().removeClass("center");
     cy.getElementById(view.center.key).addClass("center");
-    if (added > 0) {
-      cy.layout({ name: "cose", animate: false, nodeDimensionsIncludeLabels: true, randomize: false, fit: true, padding: 30 }).run();
-    }
+    if (added > 0) runLayout();
     renderLegend();
     renderNodeList();
     return added;
   }
+
+  // cose with room for the labels (their boxes count as the nodes' size), then labels that still collide are
+  // pushed apart: `labelOverlaps()` counts what is left (the browser test reads it).
+  function runLayout() {
+    cy.layout({
+      name: "cose", animate: false, nodeDimensionsIncludeLabels: true, randomize: false, fit: true, padding: 30,
+      idealEdgeLength: () => 90, nodeRepulsion: () => 60000, nodeOverlap: 40, componentSpacing: 90,
+      numIter: 1500,
+    }).run();
+    separateLabels();
+    cy.fit(undefined, 30);
+  }
+
+  function labelBoxes() {
+    return cy.nodes().map((n) => ({ node: n, box: n.boundingBox({ includeLabels: true, includeOverlays: false }) }));
+  }
+
+  function overlapping(a, b) {
+    return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  }
+
+  function labelOverlaps() {
+    const boxes = labelBoxes();
+    let count = 0;
+    for (let i = 0; i < boxes.length; i += 1) {
+      for (let j = i + 1; j < boxes.length; j += 1) if (overlapping(boxes[i].box, boxes[j].box)) count += 1;
+    }
+    return count;
+  }
+
+  function separateLabels() {
+    for (let pass = 0; pass < 60; pass += 1) {
+      const boxes = labelBoxes();
+      let moved = false;
+      for (let i = 0; i < boxes.length; i += 1) {
+        for (let j = i + 1; j < boxes.length; j += 1) {
+          const a = boxes[i].box;
+          const b = boxes[j].box;
+          if (!overlapping(a, b)) continue;
+          // push the pair apart along the axis where they overlap least
+          const dx = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
+          const dy = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+          const pa = boxes[i].node.position();
+          const pb = boxes[j].node.position();
+          if (dx < dy) {
+            const shift = dx / 2 + 2;
+            const sign = pa.x <= pb.x ? -1 : 1;
+            boxes[i].node.position({ x: pa.x + sign * shift, y: pa.y });
+            boxes[j].node.position({ x: pb.x - sign * shift, y: pb.y });
+          } else {
+            const shift = dy / 2 + 2;
+            const sign = pa.y <= pb.y ? -1 : 1;
+            boxes[i].node.position({ x: pa.x, y: pa.y + sign * shift });
+            boxes[j].node.position({ x: pb.x, y: pb.y - sign * shift });
+          }
+          moved = true;
+          boxes[i].box = boxes[i].node.boundingBox({ includeLabels: true, includeOverlays: false });
+          boxes[j].box = boxes[j].node.boundingBox({ includeLabels: true, includeOverlays: false });
+        }
+      }
+      if (!moved) return;
+    }
+  }
+  window.colabenchBrowser.labelOverlaps = labelOverlaps;
 
   async function expand(id, label) {
     const depth = Number($("depth").value);
@@ -150,6 +219,7 @@
   }
 
   async function openNode(id, label) {
+    showStart(false);
     try {
       const center = await expand(id, label);
       selectNode(center.key);
@@ -162,8 +232,12 @@
 
   function selectNode(key) {
     cy.nodes().unselect();
+    cy.edges().removeClass("near");
     const element = cy.getElementById(key);
-    if (element.nonempty()) element.select();
+    if (element.nonempty()) {
+      element.select();
+      element.connectedEdges().addClass("near");
+    }
     state.selected = key;
     showDetails(state.byId.get(key));
   }
@@ -205,7 +279,9 @@
     renderLegend();
     renderNodeList();
     $("details").replaceChildren(el("p", { class: "hint", text: "View cleared." }));
+    showStart(true);
   });
+  $("home").addEventListener("click", () => showStart(true));
 
   // --- details panel -------------------------------------------------------------------------------
 
@@ -213,13 +289,25 @@
     const rows = Object.entries(properties || {})
       .filter(([name]) => name !== "embedding")
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, value]) => el("tr", {}, el("th", { text: name }),
-        el("td", { text: typeof value === "string" ? value : JSON.stringify(value) })));
+      .map(([name, value]) => el("tr", {}, el("th", { text: name }), el("td", {}, readableValue(value))));
     const table = el("table", { class: "props" }, el("tbody", {}, ...rows));
     if (redacted && redacted.length) {
       return el("div", {}, table, el("p", { class: "empty", text: `hidden gold fields: ${redacted.join(", ")}` }));
     }
     return table;
+  }
+
+  // A property value as a person reads it: lists joined (or "none"), objects as indented JSON, not one line.
+  function readableValue(value) {
+    if (value === null || value === undefined) return "—";
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && value.every((v) => typeof v !== "object" || v === null)) {
+      return value.length ? value.join(", ") : "none";
+    }
+    if (typeof value === "object") {
+      return Object.keys(value).length ? el("pre", { class: "json", text: JSON.stringify(value, null, 2) }) : "none";
+    }
+    return String(value);
   }
 
   function turnCard(turn) {
@@ -355,6 +443,118 @@
     },
   };
 
+  // --- attempts, verdicts and runs as cards --------------------------------------------------------
+
+  const FLAG_TEXT = {
+    cut_by_length: "cut at max_tokens: the reply hit the output limit",
+    looks_like_tool_call: "looks like a tool call: the answer text is a call the endpoint did not parse",
+    not_an_answer: "not an answer: empty, or a JSON fragment that does not parse",
+  };
+  const VERDICT_TEXT = { pass: "pass", fail: "fail", needs_adjudication: "needs a person's ruling" };
+
+  function verdictBadge(verdict) {
+    const known = VERDICT_TEXT[verdict];
+    return el("span", { class: `verdict verdict-${known ? verdict : "none"}`, text: known || "not judged" });
+  }
+
+  function field(name, ...value) {
+    return el("div", { class: "field" }, el("span", { class: "field-name", text: name }), el("span", {}, ...value));
+  }
+
+  function exchangeLink(hash, gold) {
+    if (typeof hash !== "string" || !/^[0-9a-f]{64}$/.test(hash)) return null;
+    return el("p", { class: "exchange-line" }, el("a", { href: `/exchange#${hash}`, class: "exchange" }, "the exact request"),
+      gold ? " (holds gold: opens with the API token)" : "");
+  }
+
+  function flagList(flags) {
+    if (!flags || !flags.length) return el("span", { class: "muted", text: "none" });
+    return el("ul", { class: "flags" }, ...flags.map((f) => el("li", { "data-flag": f, text: FLAG_TEXT[f] || f })));
+  }
+
+  function judgmentCard(j) {
+    const score = j.score === null || j.score === undefined ? "" : ` · score ${j.score}`;
+    return el("div", { class: "card judgment-card", "data-kind": j.kind },
+      el("div", { class: "meta" }, `${j.kind} · judge ${j.judgeModel || "?"} · prompt ${j.promptName || "?"}`
+        + `${j.promptVersion ? ` v${j.promptVersion}` : ""}${j.valid === false ? " · invalid reply" : ""}`),
+      el("p", {}, verdictBadge(j.verdict), score, j.errorCategory ? ` · error category ${j.errorCategory}` : ""),
+      field("rationale", goldText(j.rationale)),
+      exchangeLink(j.exchange, true));
+  }
+
+  function attemptCard(a) {
+    const answered = a.answer !== null && a.answer !== undefined && a.answer !== "";
+    const tokens = `${(a.tokensIn ?? 0).toLocaleString()} in / ${(a.tokensOut ?? 0).toLocaleString()} out`;
+    return el("div", { class: "card attempt-card" },
+      a.item ? field("question", el("span", { class: "question" }, a.item.question), " ", nodeLink(a.item.id, "Item")) : null,
+      field("answer", answered ? el("blockquote", { class: "answer", text: a.answer })
+        : el("span", { class: "muted", text: `not answered${a.error ? `: ${a.error}` : ""}` })),
+      field("verdict", verdictBadge(a.verdict)),
+      field("method", `${a.method || "?"} · model ${a.answerModel || "?"} · run `, nodeLink(a.runId, "Run")),
+      field("budget", `${a.rounds ?? "?"} tool round(s), ${a.turns ?? "?"} turn(s), finish ${a.finish || "—"}`),
+      field("tokens", tokens, a.seconds !== null && a.seconds !== undefined ? ` · ${a.seconds.toFixed(1)} s` : ""),
+      field("flags", flagList(a.flags)),
+      exchangeLink(a.exchange, false));
+  }
+
+  function toolCallRow(t) {
+    const what = t.recipe ? `${t.tool} (${t.recipe})` : t.tool;
+    const outcome = t.ok ? `${t.nReturned ?? 0} returned` : `failed: ${t.error || "?"}`;
+    return el("div", { class: "tool-call" }, `round ${t.round}, call ${t.ordinal + 1} · ${what} · ${outcome}`);
+  }
+
+  const ATTEMPT_QUERY = `query($run: ID!, $item: ID!) { attempt(run: $run, item: $item) { id runId itemId status answer
+    rounds turns tokensIn tokensOut seconds error method finish answerModel verdict flags exchange
+    item { id question } toolCalls { round ordinal tool ok error recipe nReturned }
+    judgments { id kind verdict score errorCategory judgeModel promptName promptVersion valid rationale exchange } } }`;
+
+  Object.assign(PROVENANCE, {
+    Attempt: {
+      query: ATTEMPT_QUERY,
+      variables: (node) => ({ run: node.properties.run_id, item: node.properties.item_id }),
+      render: (d) => {
+        const a = d.attempt;
+        if (!a) return [empty("not found")];
+        return [
+          attemptCard(a),
+          section("Tool calls", a.toolCalls, toolCallRow, "no tool call"),
+          section("Verdicts", a.judgments, judgmentCard, "not judged"),
+        ];
+      },
+    },
+    Judgment: {
+      render: (_d, node) => {
+        const p = node.properties || {};
+        return [
+          judgmentCard({
+            kind: p.kind, verdict: p.verdict, score: p.score, errorCategory: p.error_category, judgeModel: p.judge_model,
+            promptName: p.prompt_name, promptVersion: p.prompt_version, valid: p.valid, rationale: p.rationale,
+            exchange: p.exchange,
+          }),
+          p.attempt_id ? el("p", {}, "Attempt ", nodeLink(p.attempt_id, "Attempt")) : null,
+        ];
+      },
+    },
+    Run: {
+      query: `query($id: ID!) { run(id: $id) { id method dataset status batchId nItems attemptCount models
+        attempts(first: 60) { id itemId status verdict tokensIn tokensOut flags } } }`,
+      render: (d) => {
+        const r = d.run;
+        if (!r) return [empty("not found")];
+        return [
+          el("div", { class: "card run-card" },
+            field("method", r.method), field("dataset", r.dataset || "?"), field("status", r.status || "?"),
+            field("batch", r.batchId || "—"), field("attempts", `${r.attemptCount} of ${r.nItems ?? "?"} item(s)`),
+            field("models", readableValue(r.models))),
+          section("Attempts", r.attempts, (a) => el("div", { class: "attempt-row" }, nodeLink(a.id, "Attempt", a.itemId), " ",
+            verdictBadge(a.verdict), a.flags && a.flags.length ? ` · ${a.flags.length} flag(s)` : ""), "no attempt yet"),
+        ];
+      },
+    },
+  });
+  // Labels shown as cards: their raw properties fold away under the card.
+  const CARD_LABELS = new Set(["Attempt", "Judgment", "Run"]);
+
   async function showDetails(node) {
     const pane = $("details");
     if (!node) return;
@@ -371,20 +571,25 @@
     let body = [];
     if (spec) {
       try {
-        body = await spec.render(await gql(spec.query, { id: node.id }));
+        const data = spec.query ? await gql(spec.query, spec.variables ? spec.variables(node) : { id: node.id }) : null;
+        body = await spec.render(data, node);
       } catch (error) {
         body = [el("p", { class: "empty", text: `provenance unavailable: ${error.message}` })];
       }
     }
     if (seq !== state.detailSeq) return;
-    // Answers, tool calls and verdicts name the LLM exchange they came from: link the exact request.
+    // Answers, tool calls and verdicts name the LLM exchange they came from: link the exact request (the cards
+    // link it themselves).
     const exchange = (node.properties || {}).exchange || (node.properties || {}).answer_exchange;
-    if (typeof exchange === "string" && /^[0-9a-f]{64}$/.test(exchange)) {
-      body.push(el("p", {}, el("a", { href: `/exchange#${exchange}`, class: "exchange" }, "the exact request"),
-        node.label === "Judgment" ? " (holds gold: opens with the API token)" : ""));
+    if (!CARD_LABELS.has(node.label)) {
+      const link = exchangeLink(exchange, node.label === "Judgment");
+      if (link) body.push(link);
     }
-    pane.replaceChildren(...header, el("section", { class: `provenance-${node.label}` }, ...body),
-      el("h3", { text: "Properties" }), propsTable(node.properties, node.redactedFields));
+    const props = propsTable(node.properties, node.redactedFields);
+    const tail = CARD_LABELS.has(node.label)
+      ? [el("details", { class: "raw-props" }, el("summary", { text: "All properties" }), props)]
+      : [el("h3", { text: "Properties" }), props];
+    pane.replaceChildren(...header, el("section", { class: `provenance-${node.label}` }, ...body.filter(Boolean)), ...tail);
   }
 
   // --- search --------------------------------------------------------------------------------------
@@ -428,14 +633,66 @@
     if (!event.target.closest(".search")) $("search-results").hidden = true;
   });
 
+  // --- start page ----------------------------------------------------------------------------------
+
+  const START = `query { datasets { name profiles items complete }
+    runs(first: 10) { id method dataset status batchId nItems attemptCount } }`;
+  const PROFILES = `query($dataset: String) { profiles(dataset: $dataset, first: 40) { id dataset name } }`;
+
+  function showStart(visible) {
+    $("start").hidden = !visible;
+    if (visible) loadStart();
+  }
+
+  async function loadProfiles(dataset) {
+    $("start-profiles-of").textContent = dataset ? `of ${dataset}` : "";
+    try {
+      const data = await gql(PROFILES, { dataset: dataset || null });
+      const rows = data.profiles.map((p) => el("li", {}, nodeLink(p.id, "Profile", p.name ? `${p.name} (${p.id})` : p.id),
+        dataset ? "" : ` · ${p.dataset}`));
+      $("start-profiles").replaceChildren(rows.length ? el("ul", { class: "start-list" }, ...rows) : empty("no profile"));
+    } catch (error) {
+      $("start-profiles").replaceChildren(empty(`profiles unavailable: ${error.message}`));
+    }
+  }
+
+  async function loadStart() {
+    try {
+      const data = await gql(START, {});
+      const datasets = data.datasets.map((d) => el("li", { "data-dataset": d.name },
+        el("button", { type: "button", class: "linkish", onclick: () => loadProfiles(d.name) }, d.name),
+        ` · ${d.profiles} profile(s), ${d.items} item(s)`, d.complete ? "" : " · ingest not complete"));
+      $("start-datasets").replaceChildren(datasets.length ? el("ul", { class: "start-list" }, ...datasets)
+        : empty("nothing ingested yet: ./colabench ingest sample"));
+      const runs = data.runs.map((r) => el("li", { "data-run-id": r.id }, nodeLink(r.id, "Run", `${r.method} on ${r.dataset || "?"}`),
+        ` · ${r.status || "?"} · ${r.attemptCount} attempt(s) of ${r.nItems ?? "?"} item(s)`,
+        el("span", { class: "muted", text: ` · ${r.id}` })));
+      $("start-runs").replaceChildren(runs.length ? el("ul", { class: "start-list" }, ...runs)
+        : empty("no run yet: ./colabench run --dataset sample --items 3"));
+    } catch (error) {
+      $("start-datasets").replaceChildren(empty(`the graph is unavailable: ${error.message}`));
+    }
+    loadProfiles(null);
+  }
+
+  $("start-search").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("start-search-input").value.trim();
+    if (!text) return;
+    $("search-input").value = text;
+    runSearch();
+    $("search-input").focus();
+  });
+
   // --- deep links ----------------------------------------------------------------------------------
 
   function openFromHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     const id = params.get("node");
     if (id) openNode(id, params.get("label"));
+    return Boolean(id);
   }
   window.addEventListener("hashchange", openFromHash);
   renderLegend();
-  openFromHash();
+  if (!openFromHash()) showStart(true);
 })();

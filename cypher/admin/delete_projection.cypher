@@ -1,7 +1,7 @@
-// Remove every projected node (the log, its head and the meta node stay), in bounded transactions.
+// Remove every projected node (the log, its head, the meta node and a running ingest's lease stay), in bounded transactions.
 // Graphiti's own nodes (Entity, Episodic, Community, Saga: the `graphiti` memory system's SDK store, written by
 // graphiti-core, not projected from events) stay too, so Graphiti's search still answers after a rebuild.
 MATCH (n)
-WHERE NOT n:Event AND NOT n:LogHead AND NOT n:ProjectionMeta
+WHERE NOT n:Event AND NOT n:LogHead AND NOT n:ProjectionMeta AND NOT n:IngestLease
   AND NOT n:Entity AND NOT n:Episodic AND NOT n:Community AND NOT n:Saga
 CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS

@@ -7,7 +7,10 @@ valid JSON. A responder may return a Reply with `finish_reason="length"` (a repl
 `HttpError(status)` to refuse one request. `served_model` names another model in every completion than
 the one asked for (a server that runs something else). With `n_ctx`, GET /props (at the root) reports it as
 llama.cpp's server does (`default_generation_settings.n_ctx`). GET /stats returns the request count (for
-subprocess use).
+subprocess use). GET /models lists `models` (default "fake-model"); with `models` set, a completion for another
+model is refused with 404; with `api_key` set, a request without that bearer key gets 401. The CLI's endpoint
+check (a one-token request, agents/llm/preflight.py) is answered by the server itself and counted in
+`check_requests`, never in `requests`.
 
 POST /tokenize (at the server root, as llama.cpp's and vLLM's servers have it) answers when `tokenizer` is
 set: "llama.cpp" (`{"content"}` -> `{"tokens"}`), "vllm" (`{"model", "prompt"}` -> `{"count", "tokens"}`, the
@@ -149,6 +152,8 @@ class FakeOpenAI:
         served_model: str | None = None,
         n_ctx: int | None = None,
         prefix_cache: str | None = None,
+        models: list[str] | None = None,
+        api_key: str | None = None,
     ) -> None:
         if prefix_cache not in (None, "openai", "llama.cpp"):
             raise ValueError(f"prefix_cache is 'openai', 'llama.cpp' or None, not {prefix_cache!r}")
@@ -159,6 +164,17 @@ class FakeOpenAI:
         self._limit_retry_after = 0.0
         self._limited: dict[str, int] = {}
         self.rate_limited = 0
+        # GET /models lists these (default: "fake-model", any model name is still served, as llama.cpp's server
+        # does); set, a completion for another model is refused with 404 "model ... not found", as vLLM, Ollama
+        # and OpenAI refuse it.
+        self.models = models
+        # Set, every request without `Authorization: Bearer <api_key>` is refused with 401 (a wrong or missing key).
+        self.api_key = api_key
+        self.models_requests = 0
+        # The CLI's endpoint check (agents/llm/preflight.py: a one-token request of a fixed text) is answered
+        # here, not by the responder, and counted apart from `requests`: no script sees it, no fault or hold
+        # applies to it.
+        self.check_requests = 0
         # GET /props answers llama.cpp's `default_generation_settings.n_ctx` when set (404 otherwise).
         self.n_ctx = n_ctx
         # The `model` a completion names: the requested one by default; set, a server running another model
@@ -188,9 +204,23 @@ class FakeOpenAI:
             def log_message(self, format: str, *args: Any) -> None:  # silence the default stderr log
                 return
 
+            def _key_refused(self) -> bool:
+                if fake.api_key is None or self.headers.get("authorization") == f"Bearer {fake.api_key}":
+                    return False
+                refusal = {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}
+                self._send(401, json.dumps(refusal).encode())
+                return True
+
             def do_GET(self) -> None:
+                if self._key_refused():
+                    return
                 if self.path.rstrip("/").endswith("/stats"):
                     self._send(200, json.dumps({"requests": fake.request_count}).encode())
+                elif self.path.rstrip("/").endswith("/models"):
+                    with fake._lock:
+                        fake.models_requests += 1
+                    listed = [{"id": m, "object": "model", "owned_by": "fake"} for m in fake.models or ["fake-model"]]
+                    self._send(200, json.dumps({"object": "list", "data": listed}).encode())
                 elif self.path.rstrip("/") == "/props" and fake.n_ctx is not None:
                     props = {"default_generation_settings": {"n_ctx": fake.n_ctx}, "total_slots": 1}
                     self._send(200, json.dumps(props).encode())
@@ -198,6 +228,10 @@ class FakeOpenAI:
                     self._send(404, b'{"error": {"message": "not found"}}')
 
             def do_POST(self) -> None:
+                if fake.api_key is not None and self.headers.get("authorization") != f"Bearer {fake.api_key}":
+                    self.rfile.read(int(self.headers.get("content-length") or 0))
+                    self._key_refused()
+                    return
                 started = time.perf_counter()
                 try:
                     self._post()
@@ -217,6 +251,18 @@ class FakeOpenAI:
                 self._chat(body)
 
             def _chat(self, body: dict[str, Any]) -> None:
+                if fake.models is not None and body.get("model") not in fake.models:
+                    if fake._is_check(body):
+                        with fake._lock:
+                            fake.check_requests += 1
+                    message = {"error": {"message": f"model {body.get('model')!r} not found", "type": "not_found"}}
+                    self._send(404, json.dumps(message).encode())
+                    return
+                if fake._is_check(body):
+                    with fake._lock:
+                        fake.check_requests += 1
+                    self._send(200, json.dumps(fake._completion(body, Reply.text("ready"))).encode())
+                    return
                 fault = fake._next_fault(body)
                 if fault is None:
                     fault = fake._storm_fault(body)
@@ -376,6 +422,13 @@ class FakeOpenAI:
             released = self._released
             self._held_changed.notify_all()
         released.wait()
+
+    @staticmethod
+    def _is_check(body: dict[str, Any]) -> bool:
+        from agents.llm.preflight import PING_TEXT
+
+        messages = body.get("messages") or []
+        return body.get("max_tokens") == 1 and len(messages) == 1 and messages[0].get("content") == PING_TEXT
 
     @property
     def request_count(self) -> int:
