@@ -5,6 +5,9 @@ Knowledge channels: `semantic` (chunk vectors), `keyword` (full-text / BM25), `m
 linked to the profile's memory cards, taken round robin over the cards in rank order). Several channels are
 fused with reciprocal rank fusion, equal weights: s(d) = sum_c 1[d in L_c] / (kappa + rank_c(d)).
 Memory channels rank the profile's cards (`semantic`: cosine; `keyword`: BM25; both: RRF).
+The keyword channel's analyzer (`keyword_analyzer`: english or plain, query.keyword_analyzers) decides its
+tokens on both lines; `keyword_padding` pads the memory line's keyword list to every candidate card (the cards
+sharing no query term at BM25 score 0, ties by id) before the fusion, as a BM25 that scores every card would.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.errors import UsageError
 from query.errors import UnknownRecipeError
+from query.keyword_analyzers import DEFAULT_ANALYZER, KeywordAnalyzerName, get_analyzer
 
 KnowledgeChannel = Literal["semantic", "keyword", "memory_linked"]
 MemoryChannel = Literal["semantic", "keyword"]
@@ -47,6 +51,10 @@ class Recipe(BaseModel):
     sdk_ranking: bool = False
     # Length of the memory-linked candidate list L_mem (the round robin stops when it is full).
     linked_budget: int = Field(default=20, ge=1)
+    # The keyword channel's analyzer (query.keyword_analyzers) and whether the memory line's keyword list is
+    # padded to every candidate card before the fusion (see the module docstring).
+    keyword_analyzer: KeywordAnalyzerName = DEFAULT_ANALYZER
+    keyword_padding: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> Recipe:
@@ -72,6 +80,19 @@ class Recipe(BaseModel):
         if not (math.isfinite(kappa) and kappa > 0):
             raise UsageError(f"kappa must be a finite number > 0, got {kappa}")
         return self.model_copy(update={"kappa": kappa})
+
+    def with_keyword(self, analyzer: str | None = None, padding: bool | None = None) -> Recipe:
+        """This recipe with another keyword analyzer and/or padding; refuses an unknown analyzer name."""
+        update: dict[str, object] = {}
+        if analyzer is not None:
+            update["keyword_analyzer"] = get_analyzer(analyzer).name
+        if padding is not None:
+            update["keyword_padding"] = padding
+        return self.model_copy(update=update)
+
+    @property
+    def uses_keyword(self) -> bool:
+        return "keyword" in self.knowledge_channels or "keyword" in self.memory_channels
 
 
 HYBRID = Recipe(
@@ -163,8 +184,18 @@ AMEM = Recipe(
 RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
-        HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, MEMKB_RAW_TURNS, RAW_TURNS, MEM0, GRAPHITI,
-        GRAPHITI_RRF, AMEM,
+        HYBRID,
+        SEMANTIC,
+        KEYWORD,
+        MEMKB,
+        MEMKB_NO_STATE,
+        MEMKB_NO_LINKS,
+        MEMKB_RAW_TURNS,
+        RAW_TURNS,
+        MEM0,
+        GRAPHITI,
+        GRAPHITI_RRF,
+        AMEM,
     )
 }
 
