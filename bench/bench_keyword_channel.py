@@ -239,7 +239,7 @@ def run_config(name: str, kind: str, path: Path, caption: str | None, limit: int
         try:
             dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress, caption=caption)
             if kind == "locomo":  # categories 1-4 (5 is adversarial, without evidence for most items)
-                dataset.items = [i for i in dataset.items if i.type in ("1", "2", "3", "4")]
+                dataset.items = [i for i in dataset.items if i.type != "adversarial"]
             memory = kind != "medquad"
             if memory:
                 build_raw_turn_cards(
