@@ -277,18 +277,29 @@ def table(result: dict[str, Any]) -> list[str]:
         if r.skipped is None:
             by_recipe.setdefault(r.recipe, {})[r.item_id] = r
     base = by_recipe.get(BASELINE, {})
+    ref = by_recipe.get(REFERENCE, {})
+
+    def paired(got: dict[str, ItemRow], other: dict[str, ItemRow]) -> str:
+        common = [i for i in got if i in other]
+        b = sum(1 for i in common if got[i].metrics["recall_any@10"] > other[i].metrics["recall_any@10"])
+        c = sum(1 for i in common if got[i].metrics["recall_any@10"] < other[i].metrics["recall_any@10"])
+        return f"+{b}/-{c} p={mcnemar_exact(b, c):.2g}"
+
     lines = [f"{result['name']}: {len(base):,} scored items ({result['seconds']:.0f} s)"]
-    lines.append(f"  {'recipe':<20} {'any@5':>6} {'any@10':>6} {'all@10':>6}  any@10 vs {BASELINE}: +/-  p  | short kw")
+    lines.append(
+        f"  {'recipe':<20} {'any@5':>6} {'any@10':>6} {'all@10':>6}  {'any@10 vs ' + BASELINE:<20} "
+        f"{'any@10 vs ' + REFERENCE:<20} short keyword lists"
+    )
     for recipe, got in by_recipe.items():
-        common = [i for i in got if i in base]
         means = [np.mean([got[i].metrics[m] for i in got]) for m in METRICS]
-        b = sum(1 for i in common if got[i].metrics["recall_any@10"] > base[i].metrics["recall_any@10"])
-        c = sum(1 for i in common if got[i].metrics["recall_any@10"] < base[i].metrics["recall_any@10"])
-        short = sum(1 for r in got.values() if r.short_keyword())
-        paired = "" if recipe == BASELINE else f"+{b}/-{c} p={mcnemar_exact(b, c):.3g}"
+        sized = [r for r in got.values() if r.list_sizes]
+        short = f"{sum(1 for r in sized if r.short_keyword()):,} of {len(sized):,}" if sized else "not reported"
+        if recipe == REFERENCE or "SEMANTIC" in recipe:
+            short = "-"
         lines.append(
-            f"  {recipe:<20} {means[0]:>6.3f} {means[1]:>6.3f} {means[2]:>6.3f}  {paired:<24} | "
-            + (f"{short:,}" if recipe != REFERENCE and "SEMANTIC" not in recipe else "-")
+            f"  {recipe:<20} {means[0]:>6.3f} {means[1]:>6.3f} {means[2]:>6.3f}  "
+            f"{'' if recipe == BASELINE else paired(got, base):<20} "
+            f"{'' if recipe == REFERENCE else paired(got, ref):<20} {short}"
         )
     return lines
 

@@ -17,7 +17,7 @@ from ingest.pipeline import load_input, write_events
 from query.bm25 import BM25Index
 from query.fusion import fuse_channels
 from query.keyword_analyzers import ANALYZERS, UnknownAnalyzerError, get_analyzer, index_analyzers
-from query.recipes import HYBRID, KEYWORD
+from query.recipes import HYBRID, KEYWORD, RAW_TURNS
 from query.retriever import Retriever
 from tests.conftest import emptied_store
 
@@ -48,6 +48,13 @@ def test_plain_bm25_ranks_the_card_that_says_own_first() -> None:
 def test_plain_tokens_are_lowercase_word_runs_without_stemming() -> None:
     assert ANALYZERS["plain"].document_tokens("Alzheimer's The cats") == ["alzheimer", "s", "the", "cats"]
     assert ANALYZERS["english"].document_tokens("Alzheimer's The cats") == ["alzheimer", "cats"]
+
+
+def test_hybrid_and_raw_turns_default_to_plain_and_keyword_to_english() -> None:
+    """The defaults chosen by the figures of bench/bench_keyword_channel.py (docs/retrieval.md)."""
+    assert HYBRID.keyword_analyzer == "plain" and RAW_TURNS.keyword_analyzer == "plain"
+    assert KEYWORD.keyword_analyzer == "english"
+    assert not HYBRID.keyword_padding
 
 
 def test_unknown_analyzer_is_refused() -> None:
@@ -148,10 +155,12 @@ def test_plain_recipe_reads_the_plain_index_and_finds_own(
 @pytest.mark.neo4j
 def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: EventStore, retriever: Retriever) -> None:
     emptied_store(store.driver, store.encoder)
+    english = HYBRID.with_keyword("english").model_copy(update={"name": "HYBRID_ENGLISH"})
     plain_padded = HYBRID.with_keyword("plain", True).model_copy(update={"name": "HYBRID_PLAIN_PADDED"})
-    report = run_retrieval_eval(store, retriever, "locomo", LOCOMO_MINI, [HYBRID, plain_padded], [1, 3], caption="bare")
+    recipes = [english, plain_padded]
+    report = run_retrieval_eval(store, retriever, "locomo", LOCOMO_MINI, recipes, [1, 3], caption="bare")
     recorded = {r["name"]: (r["keyword_analyzer"], r["keyword_padding"]) for r in report.recipes}
-    assert recorded == {"HYBRID": ("english", False), "HYBRID_PLAIN_PADDED": ("plain", True)}
+    assert recorded == {"HYBRID_ENGLISH": ("english", False), "HYBRID_PLAIN_PADDED": ("plain", True)}
     assert any(line.startswith("keyword channel english:") for line in report.keyword_channel)
     plain_line = next(line for line in report.keyword_channel if line.startswith("keyword channel plain:"))
     assert "'standard-no-stop-words', read from Neo4j" in plain_line
@@ -159,9 +168,9 @@ def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: Even
     assert any("caption format bare" in note for note in report.notes)
     turn = {s.recipe: s for s in report.summaries if s.line == "memory" and s.level == "turn"}
     # "When did Caroline go to the support group?" shares no term with most of the five cards
-    assert turn["HYBRID"].n_short_keyword > 0
+    assert turn["HYBRID_ENGLISH"].n_short_keyword > 0
     assert turn["HYBRID_PLAIN_PADDED"].n_short_keyword > 0
     rows = [r for r in report.rows if r.recipe == "HYBRID_PLAIN_PADDED" and r.level == "turn" and r.skipped is None]
     assert all(r.list_sizes["memory.keyword"] == r.list_sizes["memory.candidates"] for r in rows)
-    rows = [r for r in report.rows if r.recipe == "HYBRID" and r.level == "turn" and r.skipped is None]
+    rows = [r for r in report.rows if r.recipe == "HYBRID_ENGLISH" and r.level == "turn" and r.skipped is None]
     assert any(r.list_sizes["memory.keyword"] < r.list_sizes["memory.candidates"] for r in rows)
