@@ -174,3 +174,22 @@ def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: Even
     assert all(r.list_sizes["memory.keyword"] == r.list_sizes["memory.candidates"] for r in rows)
     rows = [r for r in report.rows if r.recipe == "HYBRID_ENGLISH" and r.level == "turn" and r.skipped is None]
     assert any(r.list_sizes["memory.keyword"] < r.list_sizes["memory.candidates"] for r in rows)
+
+
+@pytest.mark.neo4j
+def test_cli_sets_the_analyzer_for_every_recipe_and_prints_its_definition(store: EventStore, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    out = tmp_path / "r.json"
+    mini = str(FIXTURES / "mini_bundle")
+    args = ["eval", "retrieval", "--dataset", "bundle", "--path", mini, "--recipes", "HYBRID,KEYWORD", "--k", "1,5"]
+    result = CliRunner().invoke(app, [*args, "--keyword-analyzer", "english", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert {r["name"]: r["keyword_analyzer"] for r in data["recipes"]} == {"HYBRID": "english", "KEYWORD": "english"}
+    assert "keyword channel english:" in result.output and "keyword channel plain:" not in result.output
+    assert "keyword list shorter than its budget" in result.output  # the mini bundle has fewer than 50 documents
+    bad = CliRunner().invoke(app, [*args, "--keyword-analyzer", "porter"])
+    assert bad.exit_code != 0 and "--keyword-analyzer must be one of english, plain" in bad.output
