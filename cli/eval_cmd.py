@@ -121,18 +121,8 @@ def retrieval(
         try:
             with sdk_rankers(store, {r.memory_system for r in chosen if r.needs_profile}):
                 report = run_retrieval_eval(
-                    store,
-                    retriever,
-                    dataset,
-                    source,
-                    chosen,
-                    ks,
-                    limit=limit,
-                    progress=on_progress,
-                    memory_builder=builder,
-                    granularity=granularity,
-                    variant=variant,
-                    expansion=expansion,
+                    store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
+                    memory_builder=builder, granularity=granularity, variant=variant, expansion=expansion,
                     caption=locomo_caption,
                 )
         finally:

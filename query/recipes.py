@@ -188,18 +188,8 @@ AMEM = Recipe(
 RECIPES: dict[str, Recipe] = {
     r.name: r
     for r in (
-        HYBRID,
-        SEMANTIC,
-        KEYWORD,
-        MEMKB,
-        MEMKB_NO_STATE,
-        MEMKB_NO_LINKS,
-        MEMKB_RAW_TURNS,
-        RAW_TURNS,
-        MEM0,
-        GRAPHITI,
-        GRAPHITI_RRF,
-        AMEM,
+        HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, MEMKB_RAW_TURNS, RAW_TURNS, MEM0, GRAPHITI,
+        GRAPHITI_RRF, AMEM,
     )
 }
 

@@ -371,7 +371,9 @@ class Retriever:
 
     # --- pieces -------------------------------------------------------------------------------------
 
-    def _start(self, inline: bool, timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any) -> Future[T]:
+    def _start(
+        self, inline: bool, timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any
+    ) -> Future[T]:
         """`fn(*args)` on a worker thread, or (`inline`) now in this thread as an already completed future."""
         if not inline:
             return self._submit(timings, name, fn, *args)
@@ -560,7 +562,6 @@ class Retriever:
             )
             for rank, rc in enumerate(top, start=1)
         ]
-
 
 def _ms(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000.0
