@@ -125,6 +125,9 @@ def main() -> None:
         f"graph: {n_docs:,} documents, {n_chunks:,} chunks; memkb profiles {profiles}; server {settings.effective_uri}"
     )
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores; other work on the machine inflates latencies)")
+    from query.keyword_analyzers import DEFAULT_ANALYZER, describe_keyword_channel
+
+    print("\n".join(describe_keyword_channel([DEFAULT_ANALYZER], driver, settings.database)))
 
     n = args.queries
     pools = {

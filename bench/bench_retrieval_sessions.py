@@ -77,6 +77,7 @@ def main() -> int:
                     for note in report.notes:
                         if note.startswith("LoCoMo:"):
                             lines.append(f"{name}: {note}")
+                    lines.extend(report.keyword_channel)
                     for s in report.summaries:
                         if s.line != "memory":
                             continue

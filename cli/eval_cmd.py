@@ -77,6 +77,20 @@ def retrieval(
     prompt: list[str] = typer.Option(
         None, "--prompt", help="NAME=PATH[@SHA256]: a qa_key_facts / qa_time_range prompt file (repeatable)"
     ),
+    keyword_analyzer: str = typer.Option(
+        None,
+        "--keyword-analyzer",
+        help="english | plain: the keyword channel's analyzer for every recipe (default: each recipe's; "
+        "docs/retrieval.md)",
+    ),
+    keyword_padding: bool = typer.Option(
+        None,
+        "--keyword-padding/--no-keyword-padding",
+        help="pad the memory line's keyword list to every card (BM25 0, ties by id) before the fusion",
+    ),
+    locomo_caption: str = typer.Option(
+        None, "--locomo-caption", help="bare | bracketed: how LoCoMo image captions join the turn text"
+    ),
 ) -> None:
     """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe.
 
@@ -88,6 +102,12 @@ def retrieval(
     chosen = parse_recipes(recipes)
     if kappa is not None:
         chosen = [r.with_kappa(kappa) for r in chosen]
+    if keyword_analyzer is not None or keyword_padding is not None:
+        from query.keyword_analyzers import ANALYZERS
+
+        if keyword_analyzer is not None and keyword_analyzer.strip().lower() not in ANALYZERS:
+            raise UsageError(f"--keyword-analyzer must be one of {', '.join(ANALYZERS)}, got {keyword_analyzer!r}")
+        chosen = [r.with_keyword(keyword_analyzer, keyword_padding) for r in chosen]
     source = resolve_dataset_path(path)
     from cli.eval_qa_cmd import retrieval_expansion
 
@@ -103,6 +123,7 @@ def retrieval(
                 report = run_retrieval_eval(
                     store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
                     memory_builder=builder, granularity=granularity, variant=variant, expansion=expansion,
+                    caption=locomo_caption,
                 )
         finally:
             if fact_roles is not None:
@@ -211,10 +232,15 @@ def print_report(report: EvalReport) -> None:
         skipped = [f"{s.recipe} {s.n_skipped}" for s in summaries if s.n_skipped]
         if skipped:
             console.print(f"[dim]skipped items: {', '.join(skipped)}[/]")
+        short = [f"{s.recipe} {s.n_short_keyword:,} of {s.n_items:,}" for s in summaries if s.n_short_keyword]
+        if short:
+            console.print(f"[dim]keyword list shorter than its budget: {', '.join(short)} scored items[/]")
     reasons = {reason for s in report.summaries for reason in s.skipped}
     for reason in sorted(reasons):
         console.print(f"[dim]skipped: {reason}[/]")
     for note in report.notes:
         console.print(f"[yellow]note:[/] {note}")
+    for line in report.keyword_channel:
+        console.print(f"[dim]{line}[/]")
     timing = ", ".join(f"{name} {value:.1f} s" for name, value in report.seconds.items())
     console.print(f"[dim]time: {timing}[/]")

@@ -1,5 +1,6 @@
 """BM25 (rank-bm25's Okapi variant) over small candidate sets fetched from the graph (a profile's memory
-cards), with the tokenised index cached per exact card set so repeated queries skip re-indexing."""
+cards), with the tokenised index cached per exact card set (and analyzer) so repeated queries skip
+re-indexing. The tokens come from a keyword analyzer (query.keyword_analyzers: english or plain)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ from threading import Lock
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from query.terms import bm25_query_tokens, bm25_tokens
+from query.keyword_analyzers import ANALYZERS, KeywordAnalyzer
 
 
 class BM25Index:
     """BM25 over `texts` (ids in the same order); `rank` lists only ids matching at least one query term."""
 
-    def __init__(self, ids: Sequence[str], texts: Sequence[str]) -> None:
+    def __init__(self, ids: Sequence[str], texts: Sequence[str], analyzer: KeywordAnalyzer | None = None) -> None:
         self.ids = list(ids)
-        tokenized = [bm25_tokens(text) for text in texts]
+        self.analyzer = analyzer or ANALYZERS["english"]
+        tokenized = [self.analyzer.document_tokens(text) for text in texts]
         self._vocab = {token for tokens in tokenized for token in tokens}
         # rank-bm25 divides by the mean length; an all-empty corpus would divide by zero.
         self._bm25 = BM25Okapi([tokens or ["\u0000"] for tokens in tokenized]) if self._vocab else None
@@ -27,13 +29,20 @@ class BM25Index:
         """(id, score) of the documents sharing a term with the query, best first (ties by id)."""
         if self._bm25 is None:
             return []
-        terms = [t for t in bm25_query_tokens(query) if t in self._vocab]
+        terms = [t for t in self.analyzer.query_tokens(query) if t in self._vocab]
         if not terms:
             return []
         scores = np.asarray(self._bm25.get_scores(terms))
         matched = self._matching(terms)
         ranked = sorted(((self.ids[i], float(scores[i])) for i in matched), key=lambda p: (-p[1], p[0]))
         return ranked
+
+    def padded(self, query: str) -> list[tuple[str, float]]:
+        """`rank` followed by every other document with BM25 score 0, ties by id: the whole list, as a
+        BM25 that scores every document ranks it."""
+        ranked = self.rank(query)
+        seen = {item_id for item_id, _ in ranked}
+        return ranked + [(item_id, 0.0) for item_id in sorted(set(self.ids) - seen)]
 
     def _matching(self, terms: list[str]) -> list[int]:
         bm25 = self._bm25

@@ -113,10 +113,12 @@ class KnowledgeChannels:
         self._stats[key] = stats
         return stats
 
-    def keyword(self, lucene: str, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
-        """Documents by Lucene BM25 over chunk text + title; the index is read `chunks` deep (deeper when a
-        corpus filter removes part of it)."""
-        return self._index_run("query/keyword_chunks", self.corpus_stats(corpus), corpus, depth, chunks, lucene=lucene)
+    def keyword(self, lucene: str, corpus: Corpus, depth: int, chunks: int, index: str = "chunk_text") -> ChannelRun:
+        """Documents by Lucene BM25 over chunk text + title in full-text index `index` (the keyword analyzer's:
+        chunk_text or chunk_text_plain); the index is read `chunks` deep (deeper when a corpus filter removes
+        part of it)."""
+        stats = self.corpus_stats(corpus)
+        return self._index_run("query/keyword_chunks", stats, corpus, depth, chunks, lucene=lucene, index=index)
 
     def semantic(self, vector: np.ndarray, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
         """Documents by cosine of their best chunk to `vector` (exact on small corpora, else the index)."""
@@ -143,7 +145,7 @@ class KnowledgeChannels:
         return not stats.filtered and stats.n_chunks > self._exact_limit(stats)
 
     def hybrid(
-        self, vector: np.ndarray, lucene: str, depth: int, chunks: int, k: int, kappa: float
+        self, vector: np.ndarray, lucene: str, depth: int, chunks: int, k: int, kappa: float, index: str = "chunk_text"
     ) -> list[tuple[Fused, Candidate]]:
         """The top k documents of the RRF of the semantic and keyword channels over the whole graph, in one
         statement (the channels and the fusion of `semantic` + `keyword` + query.fusion, without sending
@@ -155,6 +157,7 @@ class KnowledgeChannels:
                     load_cypher("query/hybrid_chunks_all"),
                     vector=vector_param(vector),
                     lucene=lucene,
+                    index=index,
                     limit=chunks,
                     depth=depth,
                     k=k,

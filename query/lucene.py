@@ -7,6 +7,8 @@ keywords become quoted phrases. A query with no content term gives None, and the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from query.terms import query_terms, word_tokens
 
 # Characters the classic Lucene query parser treats as syntax.
@@ -20,9 +22,12 @@ def escape_lucene(term: str) -> str:
     return "".join(f"\\{ch}" if ch in _SPECIAL else ch for ch in term)
 
 
-def build_lucene_query(text: str, keywords: list[str] | None = None) -> str | None:
+def build_lucene_query(
+    text: str, keywords: list[str] | None = None, terms: Callable[[str], list[str]] = query_terms
+) -> str | None:
     """OR-query of the content terms of `text`, or of `keywords` when given (a multi-word keyword is a
-    phrase). None when nothing searchable is left (only stop words, punctuation or whitespace)."""
+    phrase). None when nothing searchable is left (only stop words, punctuation or whitespace). `terms`: the
+    keyword analyzer's query terms (query.keyword_analyzers; default the English stop-listed terms)."""
     clauses: dict[str, None] = {}
     if keywords:
         for keyword in keywords:
@@ -30,10 +35,10 @@ def build_lucene_query(text: str, keywords: list[str] | None = None) -> str | No
             if len(tokens) > 1:
                 clauses['"' + " ".join(escape_lucene(t) for t in tokens) + '"'] = None
             else:
-                for term in query_terms(keyword):
+                for term in terms(keyword):
                     clauses[escape_lucene(term)] = None
     else:
-        for term in query_terms(text):
+        for term in terms(text):
             clauses[escape_lucene(term)] = None
     if not clauses:
         return None

@@ -18,6 +18,7 @@ from graph.cypher_files import load_cypher
 from query.bm25 import BM25Cache, BM25Index
 from query.corpus import Corpus
 from query.fusion import fuse_channels
+from query.keyword_analyzers import DEFAULT_ANALYZER, get_analyzer
 from query.query_vectors import vector_param
 
 
@@ -112,10 +113,16 @@ class MemoryChannels:
         query: str,
         kappa: float,
         cache_key: tuple[str, str] | None = None,
+        analyzer: str = DEFAULT_ANALYZER,
+        padding: bool = False,
+        sizes: dict[str, int] | None = None,
     ) -> list[RankedCard]:
         """Cards ranked by the channels (one channel: its own score; several: RRF), best first.
 
-        The semantic channel ranks every card; the keyword channel only cards sharing a query term."""
+        The semantic channel ranks every card; the keyword channel only cards sharing a query term, unless
+        `padding` appends the others at BM25 score 0 (ties by id). `analyzer`: the keyword channel's tokens
+        (query.keyword_analyzers). `sizes`, when given, receives each channel's list length before padding
+        (`keyword_matched`) and after, and the number of candidate cards (`candidates`)."""
         lists: dict[str, list[tuple[str, float]]] = {}
         if "semantic" in channels:
             ordered = sorted(
@@ -123,17 +130,27 @@ class MemoryChannels:
             )
             lists["semantic"] = [(c.memory_id, float(c.cosine or 0.0)) for c in ordered]
         if "keyword" in channels:
-            lists["keyword"] = self._bm25_index(cards, cache_key).rank(query)
+            index = self._bm25_index(cards, cache_key, analyzer)
+            matched = index.rank(query)
+            lists["keyword"] = index.padded(query) if padding else matched
+            if sizes is not None:
+                sizes["keyword_matched"] = len(matched)
+        if sizes is not None:
+            sizes["candidates"] = len(cards)
+            sizes.update({name: len(ranked) for name, ranked in lists.items()})
         by_id = {card.memory_id: card for card in cards}
         return [RankedCard(by_id[f.item_id], f.score, f.channel_ranks) for f in fuse_channels(lists, kappa)]
 
-    def _bm25_index(self, cards: Sequence[Card], cache_key: tuple[str, str] | None) -> BM25Index:
-        key = (cache_key, tuple(sorted((c.memory_id, c.version) for c in cards)))
+    def _bm25_index(
+        self, cards: Sequence[Card], cache_key: tuple[str, str] | None, analyzer: str = DEFAULT_ANALYZER
+    ) -> BM25Index:
+        key = (cache_key, analyzer, tuple(sorted((c.memory_id, c.version) for c in cards)))
         index = self._bm25.get(key)
         if index is None:
             details = self.details(cards)
             ids = [c.memory_id for c in cards]
-            index = BM25Index(ids, [details[i].text if i in details else "" for i in ids])
+            texts = [details[i].text if i in details else "" for i in ids]
+            index = BM25Index(ids, texts, get_analyzer(analyzer))
             self._bm25.put(key, index)
         return index
 

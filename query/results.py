@@ -79,6 +79,10 @@ class SearchResult(BaseModel):
     keywords: list[str] | None = None
     before_turn_id: str | None = None
     corpus: Corpus | None = None
+    # List lengths of the channels that can return fewer candidates than their budget: `memory.keyword_matched`
+    # (cards sharing a query term), `memory.keyword` (after padding), `memory.candidates` (cards ranked);
+    # `knowledge.keyword` (documents) and `knowledge.budget` (the documents the fusion reads per channel).
+    list_sizes: dict[str, int] = Field(default_factory=dict)
 
 
 class ReadResult(BaseModel):

@@ -33,6 +33,7 @@ from query.errors import (
     UnknownTurnError,
 )
 from query.fusion import Fused, fuse_channels
+from query.keyword_analyzers import get_analyzer
 from query.knowledge import FUSED_CHANNELS, Candidate, ChannelRun, KnowledgeChannels
 from query.linked_memory_response import memory_response
 from query.lucene import build_lucene_query
@@ -189,8 +190,10 @@ class Retriever:
         depth = min(recipe.channel_depth, k) if len(recipe.knowledge_channels) == 1 else recipe.channel_depth
 
         lucene = None
+        analyzer = get_analyzer(recipe.keyword_analyzer)
+        list_sizes: dict[str, int] = {}
         if "keyword" in recipe.knowledge_channels:
-            lucene = build_lucene_query(text, keywords)
+            lucene = build_lucene_query(text, keywords, analyzer.lucene_terms)
             if lucene is None:
                 notes.append(
                     "keyword channel: the query has no searchable term (only stop words, punctuation or "
@@ -221,6 +224,7 @@ class Retriever:
                 corpus,
                 depth,
                 recipe.channel_chunks,
+                analyzer.fulltext_index,
             )
         vector = None
         if needs_vector:
@@ -231,7 +235,7 @@ class Retriever:
         fused_future: Future[list[tuple[Fused, Candidate]]] | None = None
         if one_statement:
             assert vector is not None and lucene is not None
-            fused_args = (vector, lucene, depth, recipe.channel_chunks, k, recipe.kappa)
+            fused_args = (vector, lucene, depth, recipe.channel_chunks, k, recipe.kappa, analyzer.fulltext_index)
             fused_future = self._start(alone, timings, "hybrid", self.knowledge.hybrid, *fused_args)
         semantic_future: Future[ChannelRun] | None = None
         if "semantic" in recipe.knowledge_channels and not one_statement:
@@ -284,9 +288,18 @@ class Retriever:
                 if recipe.sdk_ranking:
                     ranked_cards = self._sdk_ranked(recipe, cards, profile_id, text, k if cutoff is None else n_cards)
                 else:
+                    sizes: dict[str, int] = {}
                     ranked_cards = self.memory.rank(
-                        cards, recipe.memory_channels, text, recipe.kappa, (profile_id, recipe.memory_system)
+                        cards,
+                        recipe.memory_channels,
+                        text,
+                        recipe.kappa,
+                        (profile_id, recipe.memory_system),
+                        analyzer=analyzer.name,
+                        padding=recipe.keyword_padding,
+                        sizes=sizes,
                     )
+                    list_sizes.update({f"memory.{name}": n for name, n in sizes.items()})
                 timings["memory_rank"] = _ms(t0)
                 if not ranked_cards:
                     notes.append("no memory card matched the query")
@@ -308,6 +321,8 @@ class Retriever:
                 continue
             elif channel == "keyword":
                 lists["keyword"] = self._channel_result(keyword_future, "keyword", k, notes)
+                # Sizes, not notes: notes reach the answering agent's tool output (the evaluation counts these).
+                list_sizes.update({"knowledge.keyword": len(lists["keyword"]), "knowledge.budget": depth})
             elif channel == "semantic":
                 lists["semantic"] = self._channel_result(semantic_future, "semantic", k, notes)
 
@@ -351,6 +366,7 @@ class Retriever:
             keywords=keywords,
             before_turn_id=before_turn_id,
             corpus=None if corpus.is_everything else corpus,
+            list_sizes=list_sizes,
         )
 
     # --- pieces -------------------------------------------------------------------------------------

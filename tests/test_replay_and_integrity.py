@@ -39,7 +39,10 @@ def test_replay_reproduces_projection_fingerprint(filled: EventStore) -> None:
     assert after.digest == before.digest, before.differences(after)
 
 
-SEARCH_INDEXES = {"chunk_embedding", "memory_embedding", "chunk_text", "document_title", "memory_text", "node_search"}
+SEARCH_INDEXES = {
+    "chunk_embedding", "memory_embedding", "chunk_text", "chunk_text_plain", "document_title", "memory_text",
+    "node_search",
+}
 
 
 def _online_indexes(driver: Driver) -> set[str]:

@@ -167,3 +167,11 @@ def test_report_latest_out_writes_the_retrieval_only_report_into_that_folder(
     assert (out / "report.html").read_text("utf-8") == written["html"]
     assert json.loads((out / "report.json").read_text("utf-8"))["kind"] == "retrieval"
     assert (out / "report.md").is_file()
+
+
+def test_retrieval_report_names_the_keyword_channel_with_the_index_analyzer_read_from_neo4j(
+    written: dict[str, Any],
+) -> None:
+    page = written["html"]
+    assert "note: keyword channel english: word tokens with inner apostrophes, lower-cased" in page
+    assert "full-text index chunk_text (Lucene analyzer &#x27;standard-no-stop-words&#x27;, read from Neo4j)" in page

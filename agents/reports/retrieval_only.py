@@ -111,7 +111,8 @@ def build_retrieval_report(
         "retrieval_only": True,
         "skipped": list(SKIPPED),
         "methods": [{"name": s.name, "label": s.label, "recipes": method_recipes([s])} for s in specs],
-        "notes": notes + list(report.notes),
+        # the keyword channel's definition (analyzer, stop words, stemming, index analyzer read from Neo4j)
+        "notes": notes + list(report.notes) + list(report.keyword_channel),
         "evaluation": report.model_dump(mode="json"),
         "items": details["items"],
         "titles": details["titles"],

@@ -94,11 +94,13 @@ def prepare_dataset(
     limit: int | None = None,
     progress: Progress | None = None,
     variant: str | None = None,
+    caption: str | None = None,
 ) -> PreparedDataset:
     """Ingest `path` as `kind` if needed and collect its evaluation items (at most `limit`, chosen by the
     hash of their ids so the subset is stable). `variant` (s, m, oracle) names the LongMemEval variant of a
-    file whose name does not tell it. Raises InputError for an unknown kind, a bad path or a variant given
-    for another dataset."""
+    file whose name does not tell it; `caption` (bare, bracketed) how LoCoMo's image captions join the turn
+    text (ingest.adapters.locomo). Raises InputError for an unknown kind, a bad path or a variant or caption
+    given for another dataset."""
     if kind not in DATASETS:
         raise InputError([Problem(str(path), None, "--dataset", f"unknown dataset {kind!r}; one of {DATASETS}")])
     if kind == "medquad":
@@ -111,6 +113,14 @@ def prepare_dataset(
         if not path.exists():
             raise InputError([Problem(str(path), None, "path", "does not exist")])
         result = load_longmemeval(path, variant)
+    elif caption is not None and kind != "locomo":
+        raise InputError([Problem(str(path), None, "--locomo-caption", "only LoCoMo has image captions")])
+    elif kind == "locomo" and caption is not None:
+        from ingest.adapters.locomo import load_locomo
+
+        if not path.is_file():
+            raise InputError([Problem(str(path), None, "path", "expected the locomo10.json file")])
+        result = load_locomo(path, caption)
     else:
         result = load_input(path, kind)  # the other dataset kinds are ingest formats of the same name
     report = _ingest(store, result, progress)
@@ -129,7 +139,13 @@ def prepare_dataset(
     if kind == "ikat" and not doc_ids:
         notes.append("no passage texts in this iKAT input (only 2023 ships them): no knowledge line")
     if kind == "locomo":
+        from ingest.adapters.locomo import DEFAULT_CAPTION
+
         notes.append(_locomo_note(rows, items))
+        notes.append(
+            f"LoCoMo image turns: caption format {caption or DEFAULT_CAPTION} "
+            f"({result.counts.get('captioned_turns', 0):,} captioned turns)"
+        )
     return PreparedDataset(
         kind=kind,
         path=str(path),

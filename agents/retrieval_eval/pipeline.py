@@ -23,6 +23,7 @@ from agents.retrieval_eval.runner import evaluate_items
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from ingest.errors import InputError, Problem
+from query.keyword_analyzers import describe_keyword_channel
 from query.recipes import Recipe
 from query.retriever import Retriever
 
@@ -51,12 +52,14 @@ def run_retrieval_eval(
     granularity: str = "turn",
     variant: str | None = None,
     expansion: RetrievalExpansion | None = None,
+    caption: str | None = None,
 ) -> EvalReport:
     """Evaluate `recipes` on dataset `kind` at `path` and return the report (rows and summaries).
 
     `granularity` (turn, round, session) chooses the cards the raw-turn recipes' memory line ranks; `variant`
-    (s, m, oracle) names the LongMemEval variant of a file whose name does not say it. Raises InputError for
-    a granularity the dataset cannot be scored at."""
+    (s, m, oracle) names the LongMemEval variant of a file whose name does not say it; `caption` (bare,
+    bracketed) LoCoMo's image-caption format. Raises InputError for a granularity the dataset cannot be scored
+    at."""
     granularity = check_granularity(granularity)
     if kind == "ikat" and granularity != "turn":
         raise InputError(
@@ -64,7 +67,7 @@ def run_retrieval_eval(
         )
     seconds: dict[str, float] = {}
     started = time.perf_counter()
-    dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress, variant=variant)
+    dataset = prepare_dataset(store, kind, path, limit=limit, progress=progress, variant=variant, caption=caption)
     seconds["prepare"] = time.perf_counter() - started
     notes = list(dataset.notes)
     systems = {r.memory_system for r in recipes if r.needs_profile}
@@ -133,6 +136,16 @@ def run_retrieval_eval(
     levels = sorted({r.level for r in rows if r.line == "memory"})
     notes.extend(f"memory level {lv}: {LEVEL_DEFINITIONS[lv]}" for lv in levels if lv in LEVEL_DEFINITIONS)
     seconds["evaluate"] = time.perf_counter() - t0
+    keyword_recipes = [r for r in recipes if r.uses_keyword]
+    keyword_channel = describe_keyword_channel(
+        [r.keyword_analyzer for r in keyword_recipes], store.driver, store.database
+    )
+    padded = [r.name for r in keyword_recipes if r.keyword_padding and r.memory_channels]
+    if padded:
+        keyword_channel.append(
+            f"keyword list padded to every candidate card (BM25 score 0, ties by id) before the fusion in: "
+            f"{', '.join(padded)} (memory line only)"
+        )
     return EvalReport(
         dataset=dataset.name,
         kind=kind,
@@ -149,6 +162,7 @@ def run_retrieval_eval(
         summaries=summarise(rows),
         rows=rows,
         seconds={k: round(v, 2) for k, v in seconds.items()},
+        keyword_channel=keyword_channel,
     )
 
 

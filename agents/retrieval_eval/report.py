@@ -26,6 +26,19 @@ class ItemRow(BaseModel):
     skipped: str | None = None
     notes: list[str] = Field(default_factory=list)
     ms: float | None = None
+    # the search's channel list lengths (query.results.SearchResult.list_sizes)
+    list_sizes: dict[str, int] = Field(default_factory=dict)
+
+    def short_keyword(self) -> bool:
+        """True when the keyword channel returned fewer candidates than its budget (the memory line: fewer
+        cards sharing a query term than cards ranked; the knowledge line: fewer documents than the fusion
+        reads per channel)."""
+        sizes = self.list_sizes
+        if self.line == "memory" and "memory.keyword_matched" in sizes:
+            return sizes["memory.keyword_matched"] < sizes.get("memory.candidates", 0)
+        if self.line == "knowledge" and "knowledge.keyword" in sizes:
+            return sizes["knowledge.keyword"] < sizes.get("knowledge.budget", 0)
+        return False
 
     def hit_ranks(self) -> list[int]:
         """1-based ranks of the gold ids in `ranked` (empty when none was ranked)."""
@@ -49,6 +62,8 @@ class GroupSummary(BaseModel):
     per_type: dict[str, dict[str, float]] = Field(default_factory=dict)
     per_type_n: dict[str, int] = Field(default_factory=dict)
     ms_p50: float | None = None
+    # scored items whose keyword list was shorter than its budget (ItemRow.short_keyword)
+    n_short_keyword: int = 0
 
     def curve(self, family: str, ks: list[int]) -> list[float | None]:
         """The micro mean of `family@k` for each k (None where the metric was not computed)."""
@@ -76,6 +91,9 @@ class EvalReport(BaseModel):
     summaries: list[GroupSummary] = Field(default_factory=list)
     rows: list[ItemRow] = Field(default_factory=list)
     seconds: dict[str, float] = Field(default_factory=dict)
+    # the keyword channel's definition for every analyzer a recipe used (query.keyword_analyzers), the Lucene
+    # analyzer of its full-text index read back from Neo4j
+    keyword_channel: list[str] = Field(default_factory=list)
 
 
 def summarise(rows: list[ItemRow]) -> list[GroupSummary]:
@@ -111,6 +129,7 @@ def summarise(rows: list[ItemRow]) -> list[GroupSummary]:
                 per_type=per_type,
                 per_type_n={t: len(rs) for t, rs in sorted(by_type.items())},
                 ms_p50=timings[len(timings) // 2] if timings else None,
+                n_short_keyword=sum(1 for r in scored if r.short_keyword()),
             )
         )
     return out

@@ -95,6 +95,7 @@ def _knowledge_row(
     row.ms = round((time.perf_counter() - started) * 1000, 3)
     row.ranked = [hit.doc_id for hit in result.documents]
     row.notes = list(result.notes)
+    row.list_sizes = dict(result.list_sizes)
     gold = set(item.gold_docs)
     row.metrics = lme_metrics(row.ranked, gold, ks)
     row.metrics[f"first_search_hit@{FIRST_SEARCH_K}"] = float(any(d in gold for d in row.ranked[:FIRST_SEARCH_K]))
@@ -159,6 +160,7 @@ def _memory_rows(
     for row in rows:
         row.ms = ms
         row.notes = list(result.notes)
+        row.list_sizes = dict(result.list_sizes)
         if not gold_units:
             row.skipped = no_gold
             continue

@@ -3,6 +3,7 @@
 DROP INDEX chunk_embedding IF EXISTS;
 DROP INDEX memory_embedding IF EXISTS;
 DROP INDEX chunk_text IF EXISTS;
+DROP INDEX chunk_text_plain IF EXISTS;
 DROP INDEX document_title IF EXISTS;
 DROP INDEX memory_text IF EXISTS;
 DROP INDEX node_search IF EXISTS;

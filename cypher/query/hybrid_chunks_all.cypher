@@ -1,6 +1,6 @@
 // HYBRID's two knowledge channels over the whole graph (no corpus filter) in one statement, fused with RRF.
 // Each channel is exactly semantic_chunks_index_all / keyword_chunks_all: $limit chunks from its index
-// (vector chunk_embedding for $vector, full-text chunk_text for $lucene), grouped by document (a document's
+// (vector chunk_embedding for $vector, full-text $index (chunk_text or chunk_text_plain) for $lucene), grouped by document (a document's
 // best chunk: the highest score, ties by chunk id), its best $depth documents. Fusion as query/fusion.py: s(d) = Σ 1/($kappa + rank)
 // over the channels that list d, ordered by s, then d's best rank, then the channel it has it in (semantic
 // first), then id; the top $k are returned. A row's snippet is its best chunk in the channel where it ranks
@@ -15,7 +15,7 @@ CALL () {
   RETURN collect({doc_id: doc_id, best: best}) AS semantic
 }
 CALL () {
-  CALL db.index.fulltext.queryNodes('chunk_text', $lucene, {limit: $limit}) YIELD node AS c, score
+  CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $limit}) YIELD node AS c, score
   WITH c.doc_id AS doc_id, collect({c: c, s: score}) AS hits, max(score) AS score
   ORDER BY score DESC, doc_id
   LIMIT $depth

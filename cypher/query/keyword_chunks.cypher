@@ -1,9 +1,9 @@
 // Keyword channel over the knowledge base: Lucene BM25 hits on chunk text + document title (index
-// chunk_text), grouped by document (a document's best chunk gives its score, snippet and line range).
+// $index: chunk_text or chunk_text_plain, query/keyword_analyzers.py), grouped by document (a document's best chunk gives its score, snippet and line range).
 // $lucene: an escaped query built by query/lucene.py; $limit: chunks read from the index; $depth: documents
 // returned; $filtered: whether to apply the corpus filter $sources / $prefixes / $doc_ids (null = no filter).
 // n_raw: chunks the index returned before the filter (so the caller can tell a filter-starved result).
-CALL db.index.fulltext.queryNodes('chunk_text', $lucene, {limit: $limit}) YIELD node, score
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $limit}) YIELD node, score
 WITH collect({node: node, score: score}) AS raw
 UNWIND raw AS hit
 WITH size(raw) AS n_raw, hit.node AS c, hit.score AS score

@@ -1,7 +1,7 @@
 // Keyword channel over the whole graph (no corpus filter): Lucene BM25 hits on chunk text + title (index
-// chunk_text) grouped by document; the same rows as keyword_chunks with $filtered = false, without the
+// $index: chunk_text or chunk_text_plain, query/keyword_analyzers.py) grouped by document; the same rows as keyword_chunks with $filtered = false, without the
 // per-hit filter subquery and the collect/unwind that only a filter needs. $lucene, $limit, $depth as there.
-CALL db.index.fulltext.queryNodes('chunk_text', $lucene, {limit: $limit}) YIELD node AS c, score
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $limit}) YIELD node AS c, score
 WITH c.doc_id AS doc_id, collect({c: c, s: score}) AS hits, max(score) AS score
 ORDER BY score DESC, doc_id
 LIMIT $depth

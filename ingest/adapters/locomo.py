@@ -8,8 +8,9 @@ Mapping (one sample = one profile `locomo:<sample_id>`):
   human-verified event annotations of the session in metadata `session_summary` / `events`).
 - each dialog turn -> Turn `locomo:<sample>:<dia_id>` (ordinal = position in the session). Both speakers are
   people, but a Turn is "user" or "assistant": speaker_a -> role "user", speaker_b -> role "assistant";
-  `speaker` keeps the name. Image turns: the BLIP caption is appended to the text as " [image: <caption>]"
-  (memory systems only see text, and several questions ask about shared photos); `blip_caption`, `img_url`,
+  `speaker` keeps the name. Image turns: the BLIP caption is appended to the text (memory systems only see
+  text, and several questions ask about shared photos), in the form `caption` names (CAPTION_FORMATS: `bare`
+  "<text> <caption>", or `bracketed` "<text> [image: <caption>]"); `blip_caption`, `img_url`,
   `query` (the image search query) and `re-download` stay in turn metadata. Turns carry no time of their
   own: `at` is left empty (the session's started_at is the only time known).
 - `observation` facts -> Facts `locomo:<sample>:obs:D<n>:<k>`, private, category "observation", disclosed
@@ -34,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -174,12 +175,28 @@ def resolve_evidence(raw: list[str], known: set[str]) -> Evidence:
     return out
 
 
-def load_locomo(path: Path) -> AdapterResult:
-    """Events of a LoCoMo file (a JSON array of samples); the whole file is validated before any event."""
+CaptionFormat = Literal["bare", "bracketed"]
+CAPTION_FORMATS: tuple[str, ...] = ("bare", "bracketed")
+DEFAULT_CAPTION: CaptionFormat = "bracketed"
+
+
+def caption_text(text: str, caption: str, fmt: str) -> str:
+    """An image turn's text with its BLIP caption in format `fmt` (bare or bracketed)."""
+    shown = caption if fmt == "bare" else f"[image: {caption}]"
+    return f"{text} {shown}" if text else shown
+
+
+def load_locomo(path: Path, caption: str = DEFAULT_CAPTION) -> AdapterResult:
+    """Events of a LoCoMo file (a JSON array of samples); the whole file is validated before any event.
+    `caption`: how an image turn's caption joins its text (CAPTION_FORMATS)."""
     path = Path(path)
     file = str(path)
     if not path.is_file():
         raise InputError([Problem(file, None, "(path)", "no such file")])
+    if caption not in CAPTION_FORMATS:
+        raise InputError(
+            [Problem(file, None, "caption", f"unknown caption format {caption!r}; one of {CAPTION_FORMATS}")]
+        )
     raw = load_json(path)
     problems: list[Problem] = []
     if not isinstance(raw, list):
@@ -229,7 +246,7 @@ def load_locomo(path: Path) -> AdapterResult:
     }
     counts.update({f"category_{c}": 0 for c in CATEGORY_NAMES})
     for sample_id, sample, sessions, qas in samples:
-        _sample_events(sample_id, sample, sessions, qas, events, warnings, counts)
+        _sample_events(sample_id, sample, sessions, qas, events, warnings, counts, caption)
     return AdapterResult(DATASET, events, counts, warnings)
 
 
@@ -315,6 +332,7 @@ def _sample_events(
     events: list[NewEvent],
     warnings: list[str],
     counts: dict[str, int],
+    caption: str = DEFAULT_CAPTION,
 ) -> None:
     conv = sample.conversation
     speaker_a, speaker_b = conv["speaker_a"], conv["speaker_b"]
@@ -423,7 +441,7 @@ def _sample_events(
                     turn_meta[name] = raw_turn[key]
             text = turn.text
             if turn.blip_caption:
-                text = f"{text} [image: {turn.blip_caption}]" if text else f"[image: {turn.blip_caption}]"
+                text = caption_text(text, turn.blip_caption, caption)
                 counts["captioned_turns"] += 1
             if raw_turn.get("img_url"):
                 counts["image_turns"] += 1

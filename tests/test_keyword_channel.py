@@ -1,0 +1,195 @@
+"""The keyword channel's analyzers (english, plain), the plain full-text index, padded keyword lists in the
+fusion, LoCoMo's image-caption formats, and what the evaluation records and reports about them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from agents.retrieval_eval.pipeline import run_retrieval_eval
+from graph.store import EventStore
+from ingest.adapters.locomo import load_locomo
+from ingest.errors import InputError
+from ingest.pipeline import load_input, write_events
+from query.bm25 import BM25Index
+from query.fusion import fuse_channels
+from query.keyword_analyzers import ANALYZERS, UnknownAnalyzerError, get_analyzer, index_analyzers
+from query.recipes import HYBRID, KEYWORD, RAW_TURNS
+from query.retriever import Retriever
+from tests.conftest import emptied_store
+
+FIXTURES = Path(__file__).parent / "fixtures"
+LOCOMO_MINI = FIXTURES / "locomo" / "locomo_mini.json"
+BIKES = "how many bikes do I own"
+
+
+# --- analyzers (no Neo4j) -----------------------------------------------------------------------------
+
+
+def test_plain_analyzer_keeps_own_where_english_drops_it() -> None:
+    assert "own" in ANALYZERS["plain"].query_tokens(BIKES)
+    assert "own" not in ANALYZERS["english"].query_tokens(BIKES)
+
+
+def test_plain_bm25_ranks_the_card_that_says_own_first() -> None:
+    texts = ["I own three bikes", "three bikes were parked outside", "the weather was sunny", "we had pasta", "chess"]
+    ids = ["a", "b", "c", "d", "e"]
+    plain = BM25Index(ids, texts, ANALYZERS["plain"]).rank(BIKES)
+    english = BM25Index(ids, texts, ANALYZERS["english"]).rank(BIKES)
+    assert plain[0][0] == "a" and plain[0][1] > plain[1][1]
+    # english sees only "bikes" in the query ("own" is one of its stop words): the two cards with bikes
+    assert {item for item, _ in english} == {"a", "b"}
+    assert "own" not in ANALYZERS["english"].document_tokens(texts[0])
+
+
+def test_plain_tokens_are_lowercase_word_runs_without_stemming() -> None:
+    assert ANALYZERS["plain"].document_tokens("Alzheimer's The cats") == ["alzheimer", "s", "the", "cats"]
+    assert ANALYZERS["english"].document_tokens("Alzheimer's The cats") == ["alzheimer", "cats"]
+
+
+def test_hybrid_and_raw_turns_default_to_plain_and_keyword_to_english() -> None:
+    """The defaults chosen by the figures of bench/bench_keyword_channel.py (docs/retrieval.md)."""
+    assert HYBRID.keyword_analyzer == "plain" and RAW_TURNS.keyword_analyzer == "plain"
+    assert KEYWORD.keyword_analyzer == "english"
+    assert not HYBRID.keyword_padding
+
+
+def test_unknown_analyzer_is_refused() -> None:
+    with pytest.raises(UnknownAnalyzerError, match="known: english, plain"):
+        get_analyzer("porter")
+    with pytest.raises(UnknownAnalyzerError):
+        KEYWORD.with_keyword("porter")
+
+
+def test_padded_keyword_list_appends_unmatched_cards_by_id() -> None:
+    index = BM25Index(["d", "c", "b", "a"], ["red car", "blue car", "green bike", "old bike"])
+    assert [i for i, _ in index.rank("bike")] == ["a", "b"] or [i for i, _ in index.rank("bike")] == ["b", "a"]
+    padded = index.padded("bike")
+    assert [i for i, _ in padded[2:]] == ["c", "d"]
+    assert all(score == 0.0 for _, score in padded[2:])
+    assert padded[:2] == index.rank("bike")
+
+
+def test_padded_rrf_on_a_hand_built_case() -> None:
+    """Semantic ranks D, C, B, A; only A shares a query term. Unpadded, A's two votes put it first; padded
+    (B, C, D at BM25 0 by id) D ties A on score and wins the tie on the channel order, and C beats B."""
+    semantic = [("D", 0.9), ("C", 0.8), ("B", 0.7), ("A", 0.6)]
+    index = BM25Index(["A", "B", "C", "D"], ["sunrise painting", "a dog", "a cat", "a lake"])
+    matched = index.rank("sunrise")
+    assert [i for i, _ in matched] == ["A"]
+    today = fuse_channels({"semantic": semantic, "keyword": matched}, 60.0)
+    padded = fuse_channels({"semantic": semantic, "keyword": index.padded("sunrise")}, 60.0)
+    assert [f.item_id for f in today] == ["A", "D", "C", "B"]
+    assert [f.item_id for f in padded] == ["D", "A", "C", "B"]
+    assert padded[0].score == pytest.approx(1 / 61 + 1 / 64)
+
+
+# --- LoCoMo captions (no Neo4j) -----------------------------------------------------------------------
+
+
+def _turn_text(result, turn_id: str) -> str:  # type: ignore[no-untyped-def]
+    return next(e.event.text for e in result.events if getattr(e.event, "turn_id", None) == turn_id)
+
+
+def test_bare_caption_is_the_turn_text_and_the_caption() -> None:
+    bare = load_locomo(LOCOMO_MINI, "bare")
+    assert _turn_text(bare, "locomo:conv-1:D1:2") == (
+        "That's great! I painted a lake sunrise last year, look. a photo of a painting of a sunset over a lake"
+    )
+    bracketed = load_locomo(LOCOMO_MINI, "bracketed")
+    assert _turn_text(bracketed, "locomo:conv-1:D1:2").endswith(
+        " [image: a photo of a painting of a sunset over a lake]"
+    )
+    assert _turn_text(bare, "locomo:conv-1:D1:1") == _turn_text(bracketed, "locomo:conv-1:D1:1")
+
+
+def test_unknown_caption_format_is_refused() -> None:
+    with pytest.raises(InputError, match="caption"):
+        load_locomo(LOCOMO_MINI, "markdown")
+
+
+# --- against Neo4j ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def store(driver: Driver, encoder) -> EventStore:  # type: ignore[no-untyped-def]
+    return emptied_store(driver, encoder)  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def retriever(store: EventStore):  # type: ignore[no-untyped-def]
+    r = Retriever(store.driver, store.encoder)  # type: ignore[arg-type]
+    yield r
+    r.close()
+
+
+@pytest.mark.neo4j
+def test_schema_creates_the_plain_index_with_its_analyzer_idempotently(store: EventStore) -> None:
+    store.create_search_indexes()  # a second time: IF NOT EXISTS
+    analyzers = index_analyzers(store.driver)
+    assert analyzers["chunk_text_plain"] == "standard-no-stop-words"
+    assert "chunk_text" in analyzers
+
+
+@pytest.mark.neo4j
+def test_plain_recipe_reads_the_plain_index_and_finds_own(
+    store: EventStore, retriever: Retriever, tmp_path: Path
+) -> None:
+    docs = tmp_path / "kb.jsonl"
+    lines = [
+        {"doc_id": "kw:own", "title": "Garage", "text": "Everything I own fits in the garage."},
+        {"doc_id": "kw:car", "title": "Car", "text": "A red car is parked in the street."},
+    ]
+    docs.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    write_events(store, load_input(docs, "kb"))
+    english = retriever.search(KEYWORD, BIKES, k=5)
+    plain = retriever.search(KEYWORD.with_keyword("plain"), BIKES, k=5)
+    assert "kw:own" not in [d.doc_id for d in english.documents]
+    assert [d.doc_id for d in plain.documents] == ["kw:own"]
+    assert plain.list_sizes == {"knowledge.keyword": 1, "knowledge.budget": 5}
+
+
+@pytest.mark.neo4j
+def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: EventStore, retriever: Retriever) -> None:
+    emptied_store(store.driver, store.encoder)
+    english = HYBRID.with_keyword("english").model_copy(update={"name": "HYBRID_ENGLISH"})
+    plain_padded = HYBRID.with_keyword("plain", True).model_copy(update={"name": "HYBRID_PLAIN_PADDED"})
+    recipes = [english, plain_padded]
+    report = run_retrieval_eval(store, retriever, "locomo", LOCOMO_MINI, recipes, [1, 3], caption="bare")
+    recorded = {r["name"]: (r["keyword_analyzer"], r["keyword_padding"]) for r in report.recipes}
+    assert recorded == {"HYBRID_ENGLISH": ("english", False), "HYBRID_PLAIN_PADDED": ("plain", True)}
+    assert any(line.startswith("keyword channel english:") for line in report.keyword_channel)
+    plain_line = next(line for line in report.keyword_channel if line.startswith("keyword channel plain:"))
+    assert "'standard-no-stop-words', read from Neo4j" in plain_line
+    assert any("padded" in line and "HYBRID_PLAIN_PADDED" in line for line in report.keyword_channel)
+    assert any("caption format bare" in note for note in report.notes)
+    turn = {s.recipe: s for s in report.summaries if s.line == "memory" and s.level == "turn"}
+    # "When did Caroline go to the support group?" shares no term with most of the five cards
+    assert turn["HYBRID_ENGLISH"].n_short_keyword > 0
+    assert turn["HYBRID_PLAIN_PADDED"].n_short_keyword > 0
+    rows = [r for r in report.rows if r.recipe == "HYBRID_PLAIN_PADDED" and r.level == "turn" and r.skipped is None]
+    assert all(r.list_sizes["memory.keyword"] == r.list_sizes["memory.candidates"] for r in rows)
+    rows = [r for r in report.rows if r.recipe == "HYBRID_ENGLISH" and r.level == "turn" and r.skipped is None]
+    assert any(r.list_sizes["memory.keyword"] < r.list_sizes["memory.candidates"] for r in rows)
+
+
+@pytest.mark.neo4j
+def test_cli_sets_the_analyzer_for_every_recipe_and_prints_its_definition(store: EventStore, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    out = tmp_path / "r.json"
+    mini = str(FIXTURES / "mini_bundle")
+    args = ["eval", "retrieval", "--dataset", "bundle", "--path", mini, "--recipes", "HYBRID,KEYWORD", "--k", "1,5"]
+    result = CliRunner().invoke(app, [*args, "--keyword-analyzer", "english", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert {r["name"]: r["keyword_analyzer"] for r in data["recipes"]} == {"HYBRID": "english", "KEYWORD": "english"}
+    assert "keyword channel english:" in result.output and "keyword channel plain:" not in result.output
+    assert "keyword list shorter than its budget" in result.output  # the mini bundle has fewer than 50 documents
+    bad = CliRunner().invoke(app, [*args, "--keyword-analyzer", "porter"])
+    assert bad.exit_code != 0 and "--keyword-analyzer must be one of english, plain" in bad.output
