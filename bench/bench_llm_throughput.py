@@ -49,6 +49,7 @@ from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -107,7 +108,7 @@ def _read_usage(body: bytes, exchange: Exchange) -> None:
         exchange.generation_tps = float(timings["predicted_per_second"])
 
 
-def start_proxy(upstream_port: int, recorder: Recorder) -> ThreadingHTTPServer:
+def start_proxy(upstream_host: str, upstream_port: int, recorder: Recorder) -> ThreadingHTTPServer:
     """A loopback pass-through to the server that records each POST's interval, usage and timings."""
 
     class Handler(BaseHTTPRequestHandler):
@@ -121,7 +122,7 @@ def start_proxy(upstream_port: int, recorder: Recorder) -> ThreadingHTTPServer:
             body = self.rfile.read(length) if length else None
             headers = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "authorization")}
             started = time.time()
-            upstream = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=3600)
+            upstream = http.client.HTTPConnection(upstream_host, upstream_port, timeout=3600)
             try:
                 upstream.request(method, self.path, body=body, headers=headers)
                 reply = upstream.getresponse()
@@ -188,9 +189,13 @@ def stop_llama(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=10)
 
 
-def slot_context(port: int) -> int | None:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/props", timeout=10) as reply:
-        props = json.loads(reply.read())
+def slot_context(host: str, port: int) -> int | None:
+    """The per-slot context llama.cpp's server reports at /props (None when the server has no /props)."""
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/props", timeout=10) as reply:
+            props = json.loads(reply.read())
+    except (OSError, ValueError):
+        return None
     value = (props.get("default_generation_settings") or {}).get("n_ctx")
     return int(value) if isinstance(value, int) else None
 
@@ -249,9 +254,15 @@ def main() -> None:
     parser.add_argument(
         "--build", action="store_true", help="build llama-server first when it is not built (7-20 min on 2 cores)"
     )
+    parser.add_argument(
+        "--base-url",
+        help="measure this running OpenAI-compatible server (http://host:port/v1) instead of starting llama-server "
+        "per level (its prefix cache then carries over from level to level)",
+    )
+    parser.add_argument("--model", default="smollm2-135m", help="the model name to ask for (with --base-url)")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n.strip()]
-    if not args.build and subprocess.run(["bash", str(LLAMA), "ready"]).returncode != 0:
+    if not args.base_url and not args.build and subprocess.run(["bash", str(LLAMA), "ready"]).returncode != 0:
         print(
             "skipped: llama-server or the SmolLM2 model is not there yet (`scripts/llama_server.sh prepare` or "
             "`make smoke-llm` builds it once, 7-20 min on 2 cores; or pass --build)",
@@ -259,9 +270,10 @@ def main() -> None:
         )
         return
 
-    prepared = subprocess.run(["bash", str(LLAMA), "prepare"], stdout=subprocess.PIPE, text=True)
-    if prepared.returncode != 0:
-        raise SystemExit("scripts/llama_server.sh prepare failed")
+    if not args.base_url:
+        prepared = subprocess.run(["bash", str(LLAMA), "prepare"], stdout=subprocess.PIPE, text=True)
+        if prepared.returncode != 0:
+            raise SystemExit("scripts/llama_server.sh prepare failed")
     with tempfile.TemporaryDirectory(prefix="colabench-bench-llm-") as home:  # noqa: SIM117 - home first
         with throwaway_server(Path(home) / "neo4j", heap="1g", pagecache_mib=256) as (settings, _status):
             driver = open_driver(settings)
@@ -274,13 +286,18 @@ def main() -> None:
                 **{k: v for k, v in os.environ.items() if not k.startswith("COLABENCH_LLM_")},
                 "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
                 "COLABENCH_CONFIG": str(config), "COLABENCH_DATA_DIR": str(Path(home) / "data"),
-                "NEO4J_URI": settings.effective_uri, "COLABENCH_LLM_MODEL": "smollm2-135m",
+                "NEO4J_URI": settings.effective_uri, "COLABENCH_LLM_MODEL": args.model,
                 "COLABENCH_LLM_CACHE_MODE": "off", "COLABENCH_LLM_MAX_TOKENS": str(args.max_tokens),
                 "COLABENCH_LLM_TIMEOUT_S": "600",
             }  # fmt: skip
+            server = (
+                f"{args.model} at {args.base_url} (one server for every level)"
+                if args.base_url
+                else f"SmolLM2-135M on llama-server with {args.slots} slot(s), started afresh per level"
+            )
             print(
-                f"{args.methods} x {args.items} sample items, judges {args.judges}, SmolLM2-135M on llama-server "
-                f"with {args.slots} slot(s), max_tokens {args.max_tokens}; {os.cpu_count()} CPU(s) "
+                f"{args.methods} x {args.items} sample items, judges {args.judges}, {server}, max_tokens "
+                f"{args.max_tokens}; {os.cpu_count()} CPU(s) "
                 f"({platform.processor() or platform.machine()}), load average before "
                 + " / ".join(f"{v:.1f}" for v in os.getloadavg()),
                 flush=True,
@@ -293,14 +310,20 @@ def main() -> None:
 
 
 def measure(store: EventStore, base_env: dict[str, str], args: argparse.Namespace, level: int, home: Path) -> None:
-    proc, port = start_llama(args.slots, home / f"llama-server-{level}.log")
+    proc: subprocess.Popen[bytes] | None = None
+    if args.base_url:
+        target = urlsplit(args.base_url)
+        host, port, path = target.hostname or "127.0.0.1", target.port or 80, target.path.rstrip("/")
+    else:
+        proc, port = start_llama(args.slots, home / f"llama-server-{level}.log")
+        host, path = "127.0.0.1", "/v1"
     recorder = Recorder()
-    proxy = start_proxy(port, recorder)
+    proxy = start_proxy(host, port, recorder)
     try:
-        n_ctx = slot_context(port)
+        n_ctx = slot_context(host, port)
         env = {
             **base_env,
-            "COLABENCH_LLM_BASE_URL": f"http://127.0.0.1:{proxy.server_address[1]}/v1",
+            "COLABENCH_LLM_BASE_URL": f"http://127.0.0.1:{proxy.server_address[1]}{path}",
             "COLABENCH_LLM_CONCURRENCY": str(level),  # each role's request limit: not below the run's
         }
         before = batches(store)
@@ -313,7 +336,8 @@ def measure(store: EventStore, base_env: dict[str, str], args: argparse.Namespac
         exited = time.time()
     finally:
         proxy.shutdown()
-        stop_llama(proc)
+        if proc is not None:
+            stop_llama(proc)
     if done.returncode not in (0, 3):
         raise SystemExit(f"run exited {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
     fresh = batches(store) - before
