@@ -92,7 +92,7 @@ step() {
 #   (--judge-context-chars), so that most judge requests fit the slot;
 # - replies are capped at COLABENCH_LLM_MAX_TOKENS (default 512) tokens.
 # A request that still does not fit is refused by the client before it is sent (agents/llm/context_size.py); a step
-# whose only failures are such refusals is reported "skipped: context N < request M", not failed.
+# whose only failures are such refusals is reported "ok; skipped ROLE: context N < request M", not failed.
 PROFILE="${SMOKE_LLM_PROFILE:-p-daniel}"
 JUDGE_CHARS="${SMOKE_LLM_JUDGE_CHARS:-400}"
 

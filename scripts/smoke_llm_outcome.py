@@ -9,8 +9,9 @@ cache and tokens generated. `line` prints the step's outcome with its wall time 
 
 Exit 0 is "ok". Exit 3 (an endpoint or partial failure) whose only failures are requests the client refused
 locally because they do not fit the server's context (agents/llm/context_size.py: "the request's messages alone
-are M tokens ... is N tokens per slot: refused here, not sent") is "skipped" with the role and both sizes: the
-smoke could not exercise that role on this server, nothing was sent for it, and it is not a plumbing failure.
+are M tokens ... is N tokens per slot: refused here, not sent") is "ok; skipped ROLE: context N < request M": the
+rest of the step ran, the smoke could not exercise that role's requests on this server, nothing was sent for
+them, and it is not a plumbing failure.
 Exit 3 with any other failure is "errors" (the refusals are named too). Any other exit code is "FAILED". Prints
 the line; exits 1 for FAILED, else 0."""
 
@@ -54,13 +55,13 @@ def outcome(name: str, code: int, output: str) -> str:
         largest[key] = max(largest.get(key, 0), _number(match["request"]))
         counts[key] = counts.get(key, 0) + 1
     refusals = "; ".join(
-        f"{role}: context {context:,} < request {largest[(role, context)]:,} "
+        f"skipped {role}: context {context:,} < request {largest[(role, context)]:,} "
         f"({counts[(role, context)]} request(s) refused locally, not sent)"
         for role, context in sorted(largest)
     )
     others = [marker for marker in OTHER_FAILURES if marker in text]
     if refusals and not others:
-        return f"skipped  {name}: {refusals}"
+        return f"ok       {name}; {refusals}"
     detail = f"other failures ({', '.join(repr(m) for m in others) or 'see above'})"
     return f"errors   {name} (exit 3: {detail}" + (f"; also {refusals}" if refusals else "") + ")"
 

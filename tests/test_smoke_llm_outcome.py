@@ -1,5 +1,5 @@
 """`make smoke-llm` reports each step (scripts/smoke_llm_outcome.py): a step whose only failures are requests the
-client refused locally for the server's context is "skipped: context N < request M" with the role and both sizes,
+client refused locally for the server's context is "ok; skipped ROLE: context N < request M" with both sizes,
 read from the client's own refusal text; any other failure keeps it "errors", a crash is "FAILED"."""
 
 from __future__ import annotations
@@ -33,14 +33,16 @@ def test_a_step_refused_only_for_its_context_is_skipped_with_both_sizes() -> Non
         "endpoint errors (this invocation, per role): judge 2\n" + refusal("judge", 9_100) + refusal("judge", 10_234)
     )
     line = load().outcome("run", 3, output)
-    assert line == "skipped  run: judge: context 8,192 < request 10,234 (2 request(s) refused locally, not sent)"
+    assert (
+        line == "ok       run; skipped judge: context 8,192 < request 10,234 (2 request(s) refused locally, not sent)"
+    )
 
 
 def test_another_failure_beside_a_refusal_keeps_the_step_in_errors() -> None:
     output = refusal("memory", 8_788) + "role 'answerer': http://h/v1 (model 'm') kept failing: HTTP 500 after 7"
     line = load().outcome("run", 3, output)
     assert line.startswith("errors   run (exit 3: other failures ('kept failing')")
-    assert "also memory: context 8,192 < request 8,788" in line
+    assert "also skipped memory: context 8,192 < request 8,788" in line
 
 
 def test_exit_codes_other_than_3_are_ok_or_failed() -> None:
