@@ -16,7 +16,9 @@
 #   scripts/llama_server.sh free-port
 #       prints a free loopback TCP port.
 #
-# Environment: SMOKE_LLM_JOBS (default: nproc) build jobs.
+# Environment: SMOKE_LLM_JOBS (default: nproc) build jobs; LLAMA_SERVER_THREADS (default 1) threads per server. One
+# thread by default: llama.cpp's worker threads wait for each other by spinning, and on a machine other work keeps
+# busy a 2-thread server slowed to under 20 prompt tokens/s (every step waits for a descheduled thread).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -133,7 +135,7 @@ case "${1:-}" in
         prepare || exit 1
         echo "serving $(basename "$MODEL") on 127.0.0.1:$2 (KV cache $3 tokens, $4 slot(s), template $(basename "$TEMPLATE"))"
         export LD_LIBRARY_PATH="$(dirname "$SERVER_BIN"):${LD_LIBRARY_PATH:-}"
-        exec "$SERVER_BIN" -m "$MODEL" --host 127.0.0.1 --port "$2" -c "$3" -np "$4" --metrics --jinja \
+        exec "$SERVER_BIN" -m "$MODEL" --host 127.0.0.1 --port "$2" -c "$3" -np "$4" -t "${LLAMA_SERVER_THREADS:-1}" --metrics --jinja \
             --chat-template-file "$TEMPLATE"
         ;;
     ready)
