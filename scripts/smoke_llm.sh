@@ -61,7 +61,9 @@ for _ in $(seq 1 120); do
 done
 
 export COLABENCH_LLM_BASE_URL="http://127.0.0.1:$PORT/v1"
-export COLABENCH_LLM_MODEL="smollm2-135m"
+# The GGUF's own name: llama-server answers with the model file's path, and `same_model` reads its file name.
+COLABENCH_LLM_MODEL="$(basename "$(find "$WORK/smollm2" -name '*.gguf' -print -quit)" .gguf)"
+export COLABENCH_LLM_MODEL
 export COLABENCH_LLM_CACHE_NAMESPACE="smoke-llama-server-smollm2-chatml-tools-ctx$CTX"
 export COLABENCH_LLM_TIMEOUT_S="${COLABENCH_LLM_TIMEOUT_S:-300}"
 export COLABENCH_LLM_MAX_TOKENS="${COLABENCH_LLM_MAX_TOKENS:-512}"
