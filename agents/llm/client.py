@@ -191,7 +191,7 @@ class LLMClient:
         response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> dict[str, Any]:
-        """The request body (what the cache key hashes); no endpoint, no key."""
+        """The request body (what the cache key hashes, with the endpoint's base URL); no API key."""
         s = self.settings
         request: dict[str, Any] = {
             "model": s.model,
@@ -228,7 +228,7 @@ class LLMClient:
         request = self.build_request(
             messages, tools=tools, tool_choice=tool_choice, response_format=response_format, max_tokens=max_tokens
         )
-        key = request_key(request, self.cache_namespace)
+        key = request_key(request, self.cache_namespace, str(self.settings.base_url))
         s = self.settings
         started = time.perf_counter()
         hit = self.cache.get(key) if self.cache is not None and self.cache_mode == "use" else None
