@@ -128,7 +128,8 @@ def test_a_run_records_what_answered_and_a_cache_only_rerun_says_it_sent_nothing
     assert "warning: role 'answerer': configured model 'fake-model', but" in out and "'other-model.gguf'" in out
     assert "context per slot: answerer 8,192 tokens" in out  # known before the first request
     with mini_store.driver.session() as session:
-        run = session.run("MATCH (r:Run) RETURN r.usage AS u, r.id AS id ORDER BY r.id LIMIT 1").single()
+        # the first run (the rerun's --fresh batch is a second one)
+        run = session.run("MATCH (r:Run) RETURN r.usage AS u, r.id AS id ORDER BY r.seq LIMIT 1").single()
     usage = json.loads(run["u"])
     assert load_run_record(mini_store.driver, "neo4j", run["id"]).config["context_tokens"] == {"answerer": 8192}
     assert usage["answerer"]["served_models"] == {"other-model.gguf": usage["answerer"]["endpoint_requests"]}
