@@ -19,6 +19,7 @@ from agents.llm.errors import LLMInterruptedError
 from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.ingest_cmd import resolve_dataset_path
+from cli.spending_options import max_cost_option, max_tokens_option
 
 NEEDS_LLM = (
     "eval qa needs an LLM for the reader and the judge: set COLABENCH_LLM_BASE_URL and COLABENCH_LLM_MODEL (or "
@@ -58,14 +59,8 @@ def qa(
         False, "--dry-run",
         help="print questions, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
     ),
-    max_cost: float = typer.Option(
-        None, "--max-cost", min=0.0, metavar="USD",
-        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
-    ),
-    max_tokens: int = typer.Option(
-        None, "--max-tokens", min=1, metavar="N",
-        help="stop sending once this invocation's billed tokens (in + out) reach N",
-    ),
+    max_cost: float = max_cost_option(),
+    max_tokens: int = max_tokens_option(),
     no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Answer and judge every question (resumable: a rerun skips questions already answered and judged).

@@ -16,6 +16,7 @@ from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
+from cli.spending_options import max_cost_option, max_tokens_option
 from graph.errors import UsageError
 
 
@@ -130,14 +131,8 @@ def run(
         False, "--dry-run",
         help="print items, attempts, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
     ),
-    max_cost: float = typer.Option(
-        None, "--max-cost", min=0.0, metavar="USD",
-        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
-    ),
-    max_tokens: int = typer.Option(
-        None, "--max-tokens", min=1, metavar="N",
-        help="stop sending once this invocation's billed tokens (in + out) reach N",
-    ),
+    max_cost: float = max_cost_option(),
+    max_tokens: int = max_tokens_option(),
     no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Run methods over a dataset's items: state summaries, answers under the 4-round budget, judgments, all

@@ -62,49 +62,30 @@ class LLMRoles:
     def client(self, role: str, ledger: UsageLedger | None = None) -> LLMClient:
         """The role's client counting into `ledger` (default: the shared one); raises LLMConfigError naming
         what to set when the role has no endpoint."""
-        ledger = ledger or self.ledger
-        key = (role, id(ledger))
-        if key not in self._clients:
-            self._clients[key] = LLMClient(
-                self.settings[role],
-                cache=self.cache,
-                ledger=ledger,
-                cache_mode=self.cache_mode,
-                slots=self._slots[role],
-                cache_namespace=self.cache_namespace,
-                stop=self.stop,
-                exchanges=self.exchanges,
-                limiter=self.limiters.for_settings(self.settings[role]),
-                gate=self._before_request,
-            )
-            if all(existing is not ledger for existing in self._ledgers):
-                self._ledgers.append(ledger)
-        return self._clients[key]
+        return self._client(role, role, self.settings[role], ledger, self.cache_namespace)
 
     def client_for_model(self, role: str, model: str, ledger: UsageLedger | None = None) -> LLMClient:
         """A client of the role's endpoint and parameters asking `model` instead (a judge panel's other
         models); it shares the role's cache and concurrency slots."""
+        self.settings[role].require()
+        unpriced = dict.fromkeys(("price_in_per_mtok", "price_out_per_mtok", "price_cached_per_mtok"))
+        settings = with_prices(self.settings[role].model_copy(update={"model": model, **unpriced}), self.prices)
+        return self._client(f"{role}@{model}", role, settings, ledger, self.cache_namespace)
+
+    def _client(
+        self, name: str, role: str, settings: LLMRoleSettings, ledger: UsageLedger | None, namespace: str
+    ) -> LLMClient:
+        """The client `name` (made once per ledger): the role's slots, its endpoint's limiter, the spending gate."""
         ledger = ledger or self.ledger
-        key = (f"{role}@{model}", id(ledger))
+        key = (name, id(ledger))
         if key not in self._clients:
-            self.settings[role].require()
             self._clients[key] = LLMClient(
-                with_prices(
-                    self.settings[role].model_copy(
-                        update={
-                            "model": model,
-                            "price_in_per_mtok": None,
-                            "price_out_per_mtok": None,
-                            "price_cached_per_mtok": None,
-                        }
-                    ),
-                    self.prices,
-                ),
+                settings,
                 cache=self.cache,
                 ledger=ledger,
                 cache_mode=self.cache_mode,
                 slots=self._slots[role],
-                cache_namespace=self.cache_namespace,
+                cache_namespace=namespace,
                 stop=self.stop,
                 exchanges=self.exchanges,
                 limiter=self.limiters.for_settings(self.settings[role]),
@@ -134,31 +115,16 @@ class LLMRoles:
     def budget_reason(self) -> str | None:
         """Why the spending limit stopped the command (None: no limit reached)."""
         return self.budget.reason if self.budget is not None else None
+
     def repeat_client(self, role: str, repeat: int, ledger: UsageLedger | None = None) -> LLMClient:
         """The role's client for the `repeat`-th independent asking of the same requests (J over N judge
         runs): repeat 1 is `client(role)`; every other repeat keys the response cache under a namespace of its
         own, so its replies are the endpoint's, never the first run's cached ones."""
         if repeat <= 1:
             return self.client(role, ledger)
-        ledger = ledger or self.ledger
-        key = (f"{role}#repeat-{repeat}", id(ledger))
-        if key not in self._clients:
-            self.settings[role].require()
-            self._clients[key] = LLMClient(
-                self.settings[role],
-                cache=self.cache,
-                ledger=ledger,
-                cache_mode=self.cache_mode,
-                slots=self._slots[role],
-                cache_namespace=f"{self.cache_namespace}#repeat-{repeat}",
-                stop=self.stop,
-                exchanges=self.exchanges,
-                limiter=self.limiters.for_settings(self.settings[role]),
-                gate=self._before_request,
-            )
-            if all(existing is not ledger for existing in self._ledgers):
-                self._ledgers.append(ledger)
-        return self._clients[key]
+        self.settings[role].require()
+        namespace = f"{self.cache_namespace}#repeat-{repeat}"
+        return self._client(f"{role}#repeat-{repeat}", role, self.settings[role], ledger, namespace)
 
     def total_usage(self) -> dict[str, Any]:
         """Usage summed over every ledger the clients counted into (per role and total)."""

@@ -44,10 +44,10 @@ from agents.qa.memory_systems_summary import (
     question_category,
     summarise_memory_run,
 )
-from agents.qa.runner import _BufferedWriter, qa_run_id
+from agents.qa.runner import _BufferedWriter, append_run_started, qa_run_id
 from agents.retrieval_eval.datasets import prepare_dataset
 from graph.cypher_files import load_cypher
-from graph.events import NewEvent, QaAnswered, QaRunStarted
+from graph.events import NewEvent, QaAnswered
 from graph.store import EventStore
 from query.retriever import Retriever
 from query.tokens import TOKENIZER_NAME, WORDPIECE
@@ -181,22 +181,7 @@ def run_memory_qa(
         f"qa {run_id} ({config['label']}): memory of {len(profile_ids)} profile(s) built "
         f"({outcome.build['pairs_built_now']} pair(s) now, {outcome.build['pairs_skipped']} before)"
     )
-    store.append(
-        [
-            NewEvent(
-                QaRunStarted(
-                    qa_run_id=run_id,
-                    dataset=prepared.name,
-                    source=path.name,
-                    item_ids=item_ids,
-                    config=config,
-                    models=models,
-                    prompt_hashes=hashes,
-                ),
-                ACTOR,
-            )
-        ]
-    )
+    append_run_started(store, run_id, prepared.name, path, item_ids, config, models, hashes)
     done = {r.item_id: r for r in memory_answer_rows(store, run_id, questions)}
     turns = turn_sessions(store, profile_ids)
     writer = _BufferedWriter(store, flush_every_s)

@@ -114,22 +114,7 @@ def run_qa(
     )
     notes = list(dataset.notes)
     if not retrieval_only:
-        store.append(
-            [
-                NewEvent(
-                    QaRunStarted(
-                        qa_run_id=run_id,
-                        dataset=dataset.name,
-                        source=path.name,
-                        item_ids=item_ids,
-                        config=config,
-                        models=models,
-                        prompt_hashes=hashes,
-                    ),
-                    ACTOR,
-                )
-            ]
-        )
+        append_run_started(store, run_id, dataset.name, path, item_ids, config, models, hashes)
     done = {r.item_id: r for r in answer_rows(store, run_id, questions)} if not retrieval_only else {}
     extractor = llm_fact_extractor(fact_llm, qa_prompts.facts) if fact_llm is not None else None
     time_reader = (
@@ -389,3 +374,25 @@ def _answer_and_judge(
     outcome.judged_now += 1
     return llm_s
 
+
+def append_run_started(
+    store: EventStore,
+    run_id: str,
+    dataset: str,
+    path: Path,
+    item_ids: list[str],
+    config: dict[str, Any],
+    models: dict[str, Any],
+    hashes: dict[str, Any],
+) -> None:
+    """The QaRunStarted event of a QA run (both QA lines: the reading line and the memory-systems line)."""
+    started = QaRunStarted(
+        qa_run_id=run_id,
+        dataset=dataset,
+        source=path.name,
+        item_ids=item_ids,
+        config=config,
+        models=models,
+        prompt_hashes=hashes,
+    )
+    store.append([NewEvent(started, ACTOR)])
