@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agents.llm.accounting import UsageLedger, prefix_hit_rate
-from agents.llm.cache import ResponseCache, request_key
+from agents.llm.cache import ResponseCache
 from agents.llm.client import LLMClient
 from agents.llm.errors import LLMUnavailableError
 from agents.llm.rate_limit import EndpointLimiter, endpoint_identity
@@ -96,7 +96,7 @@ def test_a_429_storm_is_counted_per_role_and_no_error_reply_is_cached(fake: Fake
     messages = [{"role": "user", "content": "storm"}]
     with pytest.raises(LLMUnavailableError, match="HTTP 429"):
         client.chat(messages)
-    key = request_key(client.build_request(messages))
+    key = client.cache_key(client.build_request(messages))
     assert cache.get(key) is None, "an error reply was cached"
     assert ledger.as_dict()["judge"]["rate_limited"] == 3
     # The fourth request of the same body is answered: sent again (not served from a cache), then cached.

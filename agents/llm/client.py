@@ -212,6 +212,10 @@ class LLMClient:
             request["extra_body"] = dict(s.extra_body)
         return request
 
+    def cache_key(self, request: dict[str, Any]) -> str:
+        """The response-cache key of a built request: the request, this client's namespace and its endpoint."""
+        return request_key(request, self.cache_namespace, str(self.settings.base_url))
+
     def chat(
         self,
         messages: Sequence[Message],
@@ -228,7 +232,7 @@ class LLMClient:
         request = self.build_request(
             messages, tools=tools, tool_choice=tool_choice, response_format=response_format, max_tokens=max_tokens
         )
-        key = request_key(request, self.cache_namespace, str(self.settings.base_url))
+        key = self.cache_key(request)
         s = self.settings
         started = time.perf_counter()
         hit = self.cache.get(key) if self.cache is not None and self.cache_mode == "use" else None
