@@ -19,7 +19,7 @@ from agents.llm.errors import LLMInterruptedError
 from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.ingest_cmd import resolve_dataset_path
-from cli.spending_options import max_cost_option, max_tokens_option
+from cli.spending_options import limit_spending, max_cost_option, max_tokens_option
 
 NEEDS_LLM = (
     "eval qa needs an LLM for the reader and the judge: set COLABENCH_LLM_BASE_URL and COLABENCH_LLM_MODEL (or "
@@ -119,7 +119,7 @@ def qa(
         reader_llm = roles.client("answerer") if has_llm else None
         judge_llm = roles.client("judge") if has_llm else None
         used = [c.role for c in (reader_llm, judge_llm, fact_llm, time_llm) if c is not None]
-        _limit_spending(roles, list(dict.fromkeys(used)), max_cost, max_tokens)
+        limit_spending(roles, list(dict.fromkeys(used)), max_cost, max_tokens)
         check_endpoints(roles, used, not no_endpoint_check)
         with open_store() as store:
             try:
@@ -181,20 +181,6 @@ def _dry_run(roles: Any, source: Path, config: Any, reader: str, prompts: Any, l
         console.print(f"wrote {out}")
 
 
-def _limit_spending(roles: Any, used_roles: list[str], max_cost: float | None, max_tokens: int | None) -> None:
-    """The spending limits; `--max-cost` without a price for a model in use is a usage error (exit 2)."""
-    if max_cost is None and max_tokens is None:
-        return
-    if max_cost is not None:
-        from agents.llm.prices import SET_PRICES_HINT, models_without_prices
-
-        missing = models_without_prices([(r, roles.settings[r]) for r in used_roles], roles.prices)
-        if missing:
-            raise typer.BadParameter(f"no price for {', '.join(missing)}: {SET_PRICES_HINT}", param_hint="--max-cost")
-    budget = roles.limit_spending(max_cost_usd=max_cost, max_tokens=max_tokens)
-    err_console.print(f"spending limit: {budget.describe()} for this invocation, checked before every request")
-
-
 def _budget_stop(roles: Any) -> None:
     """A spending limit stopped the questions: what was answered and judged is kept; the same command resumes."""
     import shlex
@@ -247,7 +233,7 @@ def qa_memory_system(
         require_llm(system, memory_llm)
         judges = [roles.repeat_client("judge", n) for n in range(1, judge_runs + 1)]
         used = ["answerer", "judge", *(["memory"] if memory_llm is not None else [])]
-        _limit_spending(roles, used, max_cost, max_tokens)
+        limit_spending(roles, used, max_cost, max_tokens)
         check_endpoints(roles, used, endpoint_check)
         with open_store() as store:
             try:

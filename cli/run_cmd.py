@@ -16,7 +16,7 @@ from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
-from cli.spending_options import max_cost_option, max_tokens_option
+from cli.spending_options import limit_spending, max_cost_option, max_tokens_option
 from graph.errors import UsageError
 
 
@@ -185,7 +185,12 @@ def run(
             needed = role in needed_roles
             if needed and not roles.configured(role):
                 raise UsageError(f"role {role!r} has no LLM endpoint; set COLABENCH_LLM_{role.upper()}_BASE_URL")
-        _limit_spending(roles, sorted(needed_roles | {"answerer"}), panel, max_cost, max_tokens, executor)
+        if executor == "ray" and (max_cost is not None or max_tokens is not None):
+            raise typer.BadParameter(
+                "spending limits are checked in this process: use them with --executor threads",
+                param_hint="--max-cost",
+            )
+        limit_spending(roles, sorted(needed_roles | {"answerer"}), max_cost, max_tokens, panel=panel or ())
         # Before any work (and before the batch is planned): each role answers and serves its model.
         check_endpoints(roles, ["answerer", *sorted(needed_roles)], not no_endpoint_check, models=panel or ())
         options = RunOptions(
@@ -282,37 +287,6 @@ def run(
 
 # `run` follows cli/exit_codes.py: 3 when the batch finished but some attempts or judgments failed at the endpoint.
 EXIT_ATTEMPTS_FAILED = EXIT_ENDPOINT_OR_PARTIAL
-
-
-def _limit_spending(
-    roles: Any, used_roles: list[str], panel: tuple[str, ...], max_cost: float | None, max_tokens: int | None,
-    executor: str,
-) -> None:
-    """Set the spending limits; `--max-cost` needs a price for every model the batch asks (a usage error, exit 2,
-    naming the ones without)."""
-    if max_cost is None and max_tokens is None:
-        return
-    if executor == "ray":
-        raise typer.BadParameter(
-            "spending limits are checked in this process: use them with --executor threads", param_hint="--max-cost"
-        )
-    if max_cost is not None:
-        from agents.llm.prices import SET_PRICES_HINT, models_without_prices
-
-        pairs = [(role, roles.settings[role]) for role in used_roles]
-        pairs += [("judge", roles.settings["judge"].model_copy(update={"model": m, "price_in_per_mtok": None,
-                                                                       "price_out_per_mtok": None}))
-                  for m in panel[1:]]
-        missing = models_without_prices(pairs, roles.prices)
-        if missing:
-            raise typer.BadParameter(
-                f"no price for {', '.join(missing)}: {SET_PRICES_HINT}", param_hint="--max-cost"
-            )
-    budget = roles.limit_spending(max_cost_usd=max_cost, max_tokens=max_tokens)
-    console.print(
-        f"spending limit: {budget.describe()} for this invocation, checked before every request (requests in "
-        "flight when it is reached still finish)"
-    )
 
 
 def _dry_run(
