@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the test suite (scripts/run_tests.sh: lint, types, pytest with xdist) while every core is kept busy by a
-# CPU hog, and prints pass/fail and the wall time. Arguments go to pytest (e.g. `tests/test_run_ray.py -x`).
+# CPU hog, and prints pass/fail and the wall time. Arguments go to pytest (e.g. `tests/agents/runs/test_ray.py -x`).
 #   bench/suite_under_load.sh [pytest args...]
 # HOGS=<n> sets the number of busy processes (default: one per core); stress-ng is used when installed, else a
 # Python busy loop. The suite's own children are started with SIGINT ignored, as `nohup ... &` or a CI runner

@@ -7,7 +7,7 @@ fields, fill new ones, or turn the event into another type (a type split).
 
 To change an event's schema: bump `VERSION` on its class in graph/events.py and register a step from the old
 version here with `register_upcaster`. A log exported before the change then imports and projects as if it had
-been written today (tests/test_upcasting.py imports such a v1 log).
+been written today (tests/graph/test_upcasting.py imports such a v1 log).
 """
 
 from __future__ import annotations

@@ -7,11 +7,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 command -v java >/dev/null || { echo "colabench: java (JDK 17) is required to run Neo4j" >&2; exit 1; }
 command -v mvn >/dev/null || { echo "colabench: Maven (mvn) is required once to fetch Neo4j" >&2; exit 1; }
-# --with-browser (`make test`): the browser tests (tests/test_browser.py, tests/test_adjudication_browser.py) drive
-# Debian's chromium package through Playwright. Installed only when missing, as root with apt-get, and said out
+# --with-browser (`make test`): the browser tests (tests/api/test_browser.py, tests/api/test_adjudication_browser.py)
+# drive Debian's chromium package through Playwright. Installed only when missing, as root with apt-get, and said out
 # loud first (what, why, how to skip); COLABENCH_SKIP_BROWSER_INSTALL=1 skips it (those tests then skip).
 if [[ "${1:-}" == "--with-browser" && ! -x /usr/bin/chromium ]]; then
-  why="the browser tests (tests/test_browser.py, tests/test_adjudication_browser.py) need it; without it they skip"
+  why="the browser tests (tests/api/test_browser.py, tests/api/test_adjudication_browser.py) need it; without it"
+  why+=" they skip"
   if [[ "${COLABENCH_SKIP_BROWSER_INSTALL:-}" == "1" ]]; then
     echo "colabench: chromium is not installed and COLABENCH_SKIP_BROWSER_INSTALL=1: not installing it; $why" >&2
   elif [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null; then

@@ -13,10 +13,10 @@ import pytest
 
 from graph.server import free_port
 from graph.store import EventStore
+from tests.agents.judging.test_adjudication import PENDING, env, run_id  # noqa: F401  (module fixtures reused here)
+from tests.api.test_browser import ARTIFACTS, CHROMIUM, page  # noqa: F401  (the Chromium page fixture)
+from tests.api_support import TOKEN, cypher
 from tests.report_support import reference_answers, shown_answers
-from tests.test_adjudication import PENDING, env, run_id  # noqa: F401  (module fixtures reused here)
-from tests.test_api_support import TOKEN, cypher
-from tests.test_browser import ARTIFACTS, CHROMIUM, page  # noqa: F401  (the Chromium page fixture)
 
 pytestmark = [
     pytest.mark.neo4j,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_api_support import api_client
+from tests.api_support import api_client
 
 pytestmark = pytest.mark.neo4j
 

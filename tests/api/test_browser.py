@@ -17,8 +17,8 @@ import pytest
 from neo4j import Driver
 
 from graph.server import free_port
+from tests.api_support import TOKEN
 from tests.report_support import reference_answers, shown_answers, write_mini_report
-from tests.test_api_support import TOKEN
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Screenshots for a human to look at, outside the checkout (tests write only under temporary or cache folders);

@@ -19,7 +19,7 @@ from graphql import GraphQLNonNull, GraphQLObjectType, GraphQLSchema, get_named_
 from neo4j import Driver
 
 from graph import events as e
-from tests.test_api_support import TOKEN, api_client, data_of, gql
+from tests.api_support import TOKEN, api_client, data_of, gql
 
 pytestmark = pytest.mark.neo4j
 

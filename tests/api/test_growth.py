@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.test_api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
+from tests.api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 

@@ -12,7 +12,7 @@ from neo4j import Driver
 from api.graph_reader import GraphReader
 from api.prefetch import profile_parts
 from graph.events import MemoryLinked, MemoryLinkSpec, MemoryWritten, NewEvent, StateSpec, StateSummarized
-from tests.test_api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
+from tests.api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 

@@ -16,13 +16,13 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from tests.api_support import TOKEN, api_client
+from tests.paths import REPO
 from tests.report_support import reference_answers, shown_answers, write_mini_report
-from tests.test_api_support import TOKEN, api_client
 
 pytestmark = pytest.mark.neo4j
 
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
-REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from graph import events as e
-from tests.test_api_support import api_client, data_of, gql
+from tests.api_support import api_client, data_of, gql
 
 pytestmark = pytest.mark.neo4j
 

@@ -14,7 +14,7 @@ from neo4j import Driver
 
 from api.loaders import Loaders
 from graph.settings import Neo4jSettings
-from tests.test_api_support import TOKEN, api_client, data_of, error_codes, gql
+from tests.api_support import TOKEN, api_client, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 

@@ -18,8 +18,7 @@ from typer.testing import CliRunner
 
 from api.settings import ApiSettings
 from graph.server import free_port
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.paths import REPO
 
 
 def test_settings_come_from_the_api_table_and_environment_variables_win(

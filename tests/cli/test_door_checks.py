@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from tests.test_agents_cli import MINI, cli_env, colabench
+from tests.cli.test_run_and_report_processes import MINI, cli_env, colabench
 
 
 def test_a_negative_item_count_is_refused_before_anything_runs(tmp_path: Path) -> None:

@@ -16,11 +16,11 @@ from cli.exit_codes import EXIT_BAD_INPUT, EXIT_ENDPOINT_OR_PARTIAL, EXIT_ERROR,
 from graph.errors import UsageError
 from graph.store import EventStore
 from ingest.errors import InputError, Problem
+from tests.cli.test_run_and_report_processes import cli_env, colabench
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.mem0_script import is_mem0_extraction
 from tests.fake_openai.server import HttpError
 from tests.fake_openai.synthesis_script import SynthesisPolicy
-from tests.test_agents_cli import cli_env, colabench
 
 
 def _wrapped(cause: BaseException) -> MemoryBackendError:

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from graph.server import free_port
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.paths import REPO
 
 
 def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -17,10 +17,10 @@ from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.barriers import AllButTheFirstItems, mini_questions
 from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
+from tests.paths import REPO
 
 pytestmark = pytest.mark.neo4j
 
-REPO = Path(__file__).resolve().parent.parent
 MINI = REPO / "tests" / "fixtures" / "mini_bundle"
 
 

@@ -6,11 +6,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.paths import REPO
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

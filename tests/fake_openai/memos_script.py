@@ -1,6 +1,6 @@
 """Scripted replies for MemOS's MemReader (fine mode): one memory per user line of the conversation the prompt
 carries (after its `Conversation:` heading), in MemOS's reply shape (`memory list` of key, memory_type, value,
-tags, and a summary); a conversation mentioning a knee gets prose instead. Used by tests/test_memory_memos.py."""
+tags, and a summary); a conversation mentioning a knee gets prose instead. Used by tests/agents/memory/test_memos.py."""
 
 from __future__ import annotations
 

@@ -26,8 +26,8 @@ from graph.embeddings.file_hash import file_sha256
 from graph.embeddings.model_dir import bundled_minilm_dir, read_model_dir
 from graph.embeddings.onnx_encoder import REFERENCE_MIN_COSINE
 from graph.embeddings.onnx_export import ONNX_FILE, ensure_onnx_export
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 KB_DOCUMENTS = REPO.parent / "shared" / "data" / "kb" / "documents.jsonl.gz"
 MODEL_DIR = bundled_minilm_dir()
 WEIGHTS_HASH = hashlib.sha256((MODEL_DIR / "model.safetensors").read_bytes()).hexdigest()

@@ -24,8 +24,8 @@ from graph.embeddings import (
     load_encoder,
     text_key,
 )
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 DIM = 8
 
 
@@ -177,7 +177,7 @@ def test_cache_survives_a_new_process(tmp_path: Path) -> None:
     code = f"""
 from pathlib import Path
 from graph.embeddings import CachedEncoder, EmbeddingCache
-from tests.test_embeddings_cache import CountingEncoder
+from tests.graph.test_embeddings_cache import CountingEncoder
 fake = CountingEncoder()
 vectors = CachedEncoder(fake, EmbeddingCache(Path({str(path)!r}))).encode(["beta", "alpha", "gamma"])
 print(fake.embedded, vectors.tobytes().hex())

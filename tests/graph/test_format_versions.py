@@ -22,8 +22,9 @@ from agents.llm.exchanges import (
 from agents.reports.write import REPORT_FORMAT_VERSION, check_report_version, write_report
 from graph.format_version import FormatVersionError, header_line
 from graph.transfer import EVENTS_FORMAT, EVENTS_FORMAT_VERSION, log_file_version, read_log_file
+from tests.paths import FIXTURES
 
-V1_LOG = Path(__file__).resolve().parent / "fixtures" / "logs" / "v1_run_log.jsonl"
+V1_LOG = FIXTURES / "logs" / "v1_run_log.jsonl"
 
 
 def _newer(where: str, found: int, supported: int) -> str:

@@ -19,9 +19,9 @@ from graph.ingest_lease import IngestLease, lease_seconds
 from graph.ingest_status import incomplete_ingest_text, incomplete_ingests
 from graph.store import EventStore
 from ingest.pipeline import load_input, write_events
+from tests.api_support import api_client, data_of, gql
 from tests.conftest import REPO
-from tests.test_api_support import api_client, data_of, gql
-from tests.test_ingest import MINI
+from tests.ingest.test_pipeline import MINI
 
 pytestmark = pytest.mark.neo4j
 

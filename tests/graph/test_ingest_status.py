@@ -11,7 +11,7 @@ from graph.fingerprint import compute_fingerprint
 from graph.ingest_status import incomplete_ingest_text, incomplete_ingests
 from graph.store import EventStore
 from ingest.pipeline import load_input, write_events
-from tests.test_ingest import MINI
+from tests.ingest.test_pipeline import MINI
 
 pytestmark = pytest.mark.neo4j
 

@@ -18,8 +18,8 @@ from graph.hashing import canonical_bytes
 from graph.json_values import ERROR_TYPE
 from ingest.errors import InputError
 from ingest.pipeline import load_input
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NON_FINITE = FIXTURES / "bad_bundles" / "non_finite_numbers"
 
 

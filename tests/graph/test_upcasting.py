@@ -4,8 +4,6 @@ as AttemptFailed, the unfinished pass as RunLeftIncomplete), also after a rebuil
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from graph.events import AttemptFailed, AttemptFinished, RunFinished, RunLeftIncomplete, StoredEvent
@@ -16,8 +14,9 @@ from graph.store import EventStore
 from graph.transfer import import_log, read_log_file
 from graph.upcasting import upcast
 from tests.graph_counts import count
+from tests.paths import FIXTURES
 
-V1_LOG = Path(__file__).resolve().parent / "fixtures" / "logs" / "v1_run_log.jsonl"
+V1_LOG = FIXTURES / "logs" / "v1_run_log.jsonl"
 ATTEMPT = "mini-v1log-hybrid:i-mini-01"
 
 

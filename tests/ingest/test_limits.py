@@ -1,6 +1,6 @@
 """Input hardening of every loader: limits, strict JSON, safe archives, located errors (issue 11, items 4-6).
 
-These tests need no Neo4j: a refused input never reaches the store (tests/test_fuzz_loaders.py checks that
+These tests need no Neo4j: a refused input never reaches the store (tests/ingest/test_fuzz_loaders.py checks that
 against the real database)."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from ingest.errors import InputError
 from ingest.limits import InputLimits, limits_in_force
 from ingest.pipeline import load_input
 from ingest.safe_archive import TEMP_PREFIX
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 MINI = REPO / "tests" / "fixtures" / "mini_bundle"
 
 

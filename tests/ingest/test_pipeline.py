@@ -22,10 +22,9 @@ from graph.store import EventStore
 from ingest.errors import InputError
 from ingest.pipeline import load_input, write_events
 from tests.graph_counts import count
+from tests.paths import FIXTURES, REPO
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI = FIXTURES / "mini_bundle"
-REPO = Path(__file__).resolve().parent.parent
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -219,7 +218,7 @@ def test_kill_during_ingest_then_resume_gives_the_same_graph(store: EventStore) 
     summary = _cli("graph", "summary")
     said = " ".join(summary.stderr.split())
     # Killed outright, the ingest could not take its lease away (graph/ingest_lease.py): until the lease expires
-    # it reads as in progress by the dead pid, then as interrupted (tests/test_ingest_lease.py looks past it).
+    # it reads as in progress by the dead pid, then as interrupted (tests/graph/test_ingest_lease.py looks past it).
     assert "mini" in said and f"pid {process.pid}" in said, said
     assert "ingest in progress: mini" in said or "was interrupted" in said, said
     resumed = _cli("ingest", str(MINI), "--batch-size", "10")

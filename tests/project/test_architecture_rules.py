@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.paths import REPO
+
 MAY_IMPORT: dict[str, set[str]] = {
     "graph": set(),
     "ingest": {"graph"},

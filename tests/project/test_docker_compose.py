@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 import yaml
 
-COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
+from tests.paths import REPO
+
+COMPOSE = REPO / "docker-compose.yml"
 
 
 def test_compose_file_declares_neo4j_526_and_the_api() -> None:

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import MINI, cli_env, colabench
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy
 from tests.fake_openai.server import HttpError
-from tests.test_agents_cli import MINI, cli_env, colabench
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 

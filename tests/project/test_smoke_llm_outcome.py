@@ -5,12 +5,12 @@ read from the client's own refusal text; any other failure keeps it "errors", a 
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 from agents.llm.context_size import oversized_text
+from tests.paths import REPO
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "smoke_llm_outcome.py"
+SCRIPT = REPO / "scripts" / "smoke_llm_outcome.py"
 
 
 def load() -> ModuleType:

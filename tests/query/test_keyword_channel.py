@@ -20,8 +20,8 @@ from query.keyword_analyzers import ANALYZERS, UnknownAnalyzerError, get_analyze
 from query.recipes import HYBRID, KEYWORD, RAW_TURNS
 from query.retriever import Retriever
 from tests.conftest import emptied_store
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures"
 LOCOMO_MINI = FIXTURES / "locomo" / "locomo_mini.json"
 BIKES = "how many bikes do I own"
 

@@ -26,10 +26,10 @@ from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.events import ItemCreated, NewEvent
 from graph.store import EventStore
+from tests.agents.prompts.test_pins import extract_judge_prompts, seed_text
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy
 from tests.fake_openai.premise_script import PASS_MARK, PremiseJudgeScript
-from tests.test_prompt_pins import extract_judge_prompts, seed_text
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 

@@ -19,9 +19,9 @@ from agents.adjudication.models import AdjudicationRequest
 from agents.adjudication.record import record_adjudication
 from agents.metrics.attempts import RunMetrics, load_attempt_metrics, load_run_record, summarise_run
 from graph.store import EventStore
+from tests.api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 from tests.fake_openai.adjudication_script import AdjudicationJudge
 from tests.report_support import run_mini_batch
-from tests.test_api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 
 pytestmark = pytest.mark.neo4j
 

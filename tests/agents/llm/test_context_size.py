@@ -13,8 +13,8 @@ from agents.llm.accounting import UsageLedger
 from agents.llm.client import LLMClient
 from agents.llm.context_size import LLMContextExceededError
 from agents.llm.settings import load_role_settings
+from tests.agents.llm.test_served_model import _ping
 from tests.fake_openai import FakeOpenAI, Reply
-from tests.test_served_model import _ping
 
 
 def ready(body: dict) -> Reply:

@@ -176,7 +176,7 @@ def test_a_store_of_a_newer_format_is_one_clear_line_in_llm_show_and_no_path_in_
 ) -> None:
     import sqlite3
 
-    from tests.test_api_support import api_client
+    from tests.api_support import api_client
 
     path = tmp_path / "data" / "llm_exchanges.sqlite"
     store = ExchangeStore(path)
@@ -266,8 +266,8 @@ def test_a_runs_answers_tool_calls_and_verdicts_reference_the_exact_request(
         if "attempt_id" in payload:
             assert f'href="/exchange#{payload["exchange"]}"' in page
     # ... and the API serves it: the answerer's to anyone, the judge's (gold) only with the token
-    from tests.test_api_support import TOKEN as API_TOKEN
-    from tests.test_api_support import api_client
+    from tests.api_support import TOKEN as API_TOKEN
+    from tests.api_support import api_client
 
     answer = next(p["exchange"] for t, p in mine if t == "AnswerGiven")
     verdict = next(p["exchange"] for t, p in mine if t == "AnswerJudged")

@@ -12,9 +12,9 @@ import pytest
 
 from agents.llm.cache import ResponseCache
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import cli_env, colabench
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy
-from tests.test_agents_cli import cli_env, colabench
 
 pytestmark = pytest.mark.neo4j
 

@@ -20,9 +20,9 @@ from agents.llm.served_model import LLMModelMismatchError, mismatch_lines, same_
 from agents.llm.settings import load_role_settings
 from agents.metrics.attempts import load_run_record
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import REPO, cli_env
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy
-from tests.test_agents_cli import REPO, cli_env
 
 HELLO = [{"role": "user", "content": "hello"}]
 

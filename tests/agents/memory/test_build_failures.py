@@ -20,14 +20,14 @@ from agents.reports.data import build_report_data
 from agents.runs.plan import RunOptions, plan_batch
 from agents.runs.runner import execute_batch
 from graph.store import EventStore
+from tests.agents.memory.test_memory_methods_run import RUN_ROLE_SCHEMAS, responder
+from tests.agents.runs.test_endpoint_failures import REPO, cli_env
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.amem_script import is_amem_request
 from tests.fake_openai.graphiti_script import schema_name
 from tests.fake_openai.mem0_script import is_mem0_extraction
 from tests.fake_openai.policy import schema_title
 from tests.fake_openai.server import HttpError
-from tests.test_memory_runs import RUN_ROLE_SCHEMAS, responder
-from tests.test_runs_endpoint_failures import REPO, cli_env
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow, pytest.mark.usefixtures("isolated_config")]
 

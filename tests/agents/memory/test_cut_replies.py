@@ -12,8 +12,8 @@ import pytest
 
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import cli_env, colabench
 from tests.fake_openai import FakeOpenAI, Reply
-from tests.test_agents_cli import cli_env, colabench
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 

@@ -5,7 +5,6 @@ again, so the two definitions never mix; LongMemEval's rounds keep their definit
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,9 @@ from graph.store import EventStore
 from query.recipes import KEYWORD
 from query.retriever import Retriever
 from tests.conftest import emptied_store
+from tests.paths import FIXTURES
 
-LOCOMO = Path(__file__).parent / "fixtures" / "locomo" / "locomo_mini.json"
+LOCOMO = FIXTURES / "locomo" / "locomo_mini.json"
 
 
 def _row(dataset: str, session: str, turn: str, role: str, speaker: str | None, text: str) -> dict[str, Any]:

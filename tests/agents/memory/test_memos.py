@@ -25,9 +25,9 @@ from query.retriever import Retriever
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.embeddings import FakeEmbeddings
 from tests.fake_openai.memos_script import memos_reader_reply
+from tests.paths import REPO
 
 MEMOS_ENV = os.environ.get("COLABENCH_MEMOS_ENV", "")
-REPO = Path(__file__).resolve().parent.parent
 PROFILE = "mini-p-sam"
 
 pytestmark = [

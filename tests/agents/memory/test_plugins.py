@@ -10,7 +10,7 @@ import pytest
 
 from agents.memory.adapter_server import create_app, serve_in_thread
 from graph.store import EventStore
-from tests.test_agents_cli import cli_env, colabench
+from tests.cli.test_run_and_report_processes import cli_env, colabench
 
 pytestmark = pytest.mark.neo4j
 

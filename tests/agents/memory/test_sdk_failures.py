@@ -22,13 +22,13 @@ from agents.prompts.registry import PromptSet
 from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.store import EventStore
+from tests.agents.memory.test_build_failures import RAVI_TEXT, failures, statuses
+from tests.agents.memory.test_memory_methods_run import responder
+from tests.agents.runs.test_endpoint_failures import REPO, cli_env
 from tests.conftest import MINI_BUNDLE, _load_bundle
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.graphiti_script import schema_name
 from tests.fake_openai.mem0_script import is_mem0_extraction
-from tests.test_memory_build_failures import RAVI_TEXT, failures, statuses
-from tests.test_memory_runs import responder
-from tests.test_runs_endpoint_failures import REPO, cli_env
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow, pytest.mark.usefixtures("isolated_config")]
 

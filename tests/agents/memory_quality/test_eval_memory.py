@@ -37,10 +37,10 @@ from graph.events import (
 from graph.store import EventStore
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.memory_quality_script import MemoryQualityScript
+from tests.paths import REPO
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
-REPO = Path(__file__).resolve().parent.parent
 PROFILE = "p-mq"
 SYSTEM = "raw_turns"
 FACTS = {
@@ -132,7 +132,7 @@ def test_memory_judges_match_hand_computed_scores_with_all_and_valid_denominator
             )
         finally:
             roles.close()
-    # the profile has no questions: the qa judge (tests/test_memory_qa_axis.py) has no target here
+    # the profile has no questions: the qa judge (tests/agents/memory_quality/test_qa_axis.py) has no target here
     assert outcome.targets == {"memory_integrity": 5, "memory_accuracy": 4, "memory_update": 1, "memory_qa": 0}
     assert outcome.invalid == {"memory_integrity": 1, "memory_accuracy": 0, "memory_update": 0, "memory_qa": 0}
     assert sum(outcome.failed.values()) == 0

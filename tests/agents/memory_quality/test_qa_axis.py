@@ -3,9 +3,10 @@ of the profile is answered from the memories only and sorted into correct / hall
 hand-computed shares over the "all" and "valid" denominators, verdicts tied to the question they judged, and
 no question or reference answer in any event payload or report (the reason is redacted as gold).
 
-The profile is the memory-quality one (tests/test_memory_quality.py) with five questions: two the memories
-answer (cat, dose), one about a fact never remembered (omission), one the invented memory answers wrongly
-(hallucination), one whose judge reply is never valid; and one item without a reference answer (not a target)."""
+The profile is the memory-quality one (tests/agents/memory_quality/test_eval_memory.py) with five questions:
+two the memories answer (cat, dose), one about a fact never remembered (omission), one the invented memory
+answers wrongly (hallucination), one whose judge reply is never valid; and one item without a reference answer
+(not a target)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from agents.reports.write import write_report
 from api.schema.redaction import redact_gold
 from graph.events import ItemCreated, NewEvent
 from graph.store import EventStore
+from tests.agents.memory_quality.test_eval_memory import PROFILE, SYSTEM, judge_roles, profile_events, row
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.memory_qa_script import MemoryQaScript
-from tests.test_memory_quality import PROFILE, SYSTEM, judge_roles, profile_events, row
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 

@@ -24,8 +24,8 @@ from graph.store import EventStore
 from ingest.adapters import AdapterResult
 from ingest.errors import InputError
 from ingest.pipeline import load_input
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 LME_S = REPO / "tests" / "fixtures" / "longmemeval_qa_mini" / "longmemeval_s_qa.json"
 MINI = REPO / "tests" / "fixtures" / "mini_bundle"
 KU_PROFILE = "lme-s:qa0upd01"

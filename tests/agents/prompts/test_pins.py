@@ -13,8 +13,9 @@ import pytest
 from agents.prompts.pins import KNOWN_PINS, VerbatimPromptTemplate, load_override, pin_for
 from agents.prompts.registry import PromptSet
 from agents.prompts.template import PromptError
+from tests.paths import REPO
 
-SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+SEEDS = REPO.parent / "shared" / "seeds"
 # A prompt block of the seed: its header line gives the SHA-256, the block follows after one blank line and
 # runs to the next heading (the page prints each prompt verbatim, one line per prompt line).
 _HEADER = re.compile(r"^(System|User) prompt[^\n]*SHA-256 ([0-9a-f]{64}):\n\n", re.MULTILINE)
@@ -73,7 +74,7 @@ def test_four_published_pins_are_shipped_without_their_texts() -> None:
         "longmemeval_v2/abstention_system", "longmemeval_v2/abstention_user",
         "longmemeval_v2/gotcha_system", "longmemeval_v2/gotcha_user",
     ]  # fmt: skip
-    source = (Path(__file__).resolve().parent.parent / "agents" / "prompts" / "pins.py").read_text()
+    source = (REPO / "agents" / "prompts" / "pins.py").read_text()
     assert "strict grader" not in source  # the hash only, never the published wording
     assert all(pin_for(p.sha256) is p and pin_for(p.key) is p for p in KNOWN_PINS.values())
 

@@ -22,10 +22,11 @@ from graph.store import EventStore
 from tests.conftest import emptied_store
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.qa_script import QaScript
+from tests.paths import FIXTURES
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
-FIXTURE = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini"
+FIXTURE = FIXTURES / "longmemeval_qa_mini"
 S_FILE = FIXTURE / "longmemeval_s_qa.json"
 ORACLE_FILE = FIXTURE / "longmemeval_oracle_qa.json"
 N_QUESTIONS = 6

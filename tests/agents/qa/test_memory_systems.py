@@ -25,10 +25,11 @@ from tests.conftest import emptied_store
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.amem_script import AmemScript
 from tests.fake_openai.memory_systems_qa_script import MemorySystemsQaScript
+from tests.paths import FIXTURES
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
-LOCOMO = Path(__file__).parent / "fixtures" / "locomo" / "locomo_mini.json"
+LOCOMO = FIXTURES / "locomo" / "locomo_mini.json"
 N_QUESTIONS = 8
 N_ADVERSARIAL = 2
 JUDGE_RUNS = 3
@@ -248,7 +249,7 @@ def test_longmemeval_questions_answer_from_each_haystacks_memory_with_abstention
     store: EventStore, tmp_path: Path
 ) -> None:
     script = MemorySystemsQaScript(answers={"cat": "You never said you have a cat: not mentioned."})
-    path = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini" / "longmemeval_s_qa.json"
+    path = FIXTURES / "longmemeval_qa_mini" / "longmemeval_s_qa.json"
     with FakeOpenAI(script) as server:
         settings = {"base_url": server.base_url, "model": "fake-model", "max_retries": 0, "retry_base_s": 0.0}
         roles = LLMRoles(overrides={"answerer": settings, "judge": settings}, cache_mode="off")

@@ -11,10 +11,11 @@ from typer.testing import CliRunner
 
 from agents.prompts.memory_systems_qa import QA_MEMORY_ANSWER_RAW_TURNS, answer_prompt_name
 from graph.hashing import text_sha256
+from tests.paths import FIXTURES
 
 pytestmark = [pytest.mark.usefixtures("isolated_config")]
 
-LOCOMO = Path(__file__).parent / "fixtures" / "locomo" / "locomo_mini.json"
+LOCOMO = FIXTURES / "locomo" / "locomo_mini.json"
 
 
 def _invoke(*args: str) -> tuple[int, str]:

@@ -18,10 +18,10 @@ from agents.qa.feeds import make_feed_config
 from agents.qa.runner import run_qa
 from graph.hashing import text_sha256
 from graph.store import EventStore
+from tests.agents.qa.test_eval_qa import ORACLE_FILE, SCRIPTED, _roles
 from tests.conftest import emptied_store
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.qa_script import QaScript
-from tests.test_eval_qa import ORACLE_FILE, SCRIPTED, _roles
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 

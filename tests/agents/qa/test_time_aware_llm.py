@@ -26,10 +26,11 @@ from query.expansion.time_range import read_time_range_by_rules
 from tests.conftest import emptied_store
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.qa_script import QaScript
+from tests.paths import FIXTURES
 
 pytestmark = [pytest.mark.usefixtures("isolated_config")]
 
-FIXTURE = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini"
+FIXTURE = FIXTURES / "longmemeval_qa_mini"
 S_FILE = FIXTURE / "longmemeval_s_qa.json"
 ASKED = datetime(2023, 5, 30, 14, 0)
 # The jazz concert session is dated 2023-05-11; its haystack also holds sessions of 04-20 and 05-25.

@@ -13,10 +13,10 @@ from agents.reports.cells import errors_cell, excluded_text
 from agents.reports.data import build_report_data
 from agents.reports.markdown import render_markdown
 from graph.store import EventStore
+from tests.agents.runs.test_endpoint_failures import run_batch
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy, schema_title
 from tests.fake_openai.server import HttpError
-from tests.test_runs_endpoint_failures import run_batch
 
 
 def test_excluded_items_follow_the_heading_order_and_errors_name_the_judge_share() -> None:

@@ -11,7 +11,7 @@ from agents.metrics.attempts import AttemptMetrics, RunRecord, summarise_run
 from agents.reports.data import headline_pair
 from agents.reports.headline import headline_lines
 from agents.reports.markdown import render_markdown
-from tests.test_agents_bootstrap import _row
+from tests.agents.metrics.test_bootstrap import _row
 
 
 def _record(method: str, label: str) -> RunRecord:

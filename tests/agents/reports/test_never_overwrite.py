@@ -10,7 +10,7 @@ import pytest
 
 from agents.reports.retrieval_only import retrieval_folder_name
 from graph.store import EventStore
-from tests.test_agents_cli import MINI, cli_env, colabench
+from tests.cli.test_run_and_report_processes import MINI, cli_env, colabench
 
 pytestmark = pytest.mark.neo4j
 

@@ -21,13 +21,13 @@ from neo4j import Driver
 from rich.console import Console
 
 from graph.store import EventStore
+from tests.api_support import TOKEN, api_client
+from tests.cli.test_run_and_report_processes import cli_env
+from tests.paths import REPO
 from tests.report_support import reference_answers, shown_answers
-from tests.test_agents_cli import cli_env
-from tests.test_api_support import TOKEN, api_client
 
 pytestmark = pytest.mark.neo4j
 
-REPO = Path(__file__).resolve().parent.parent
 MINI = REPO / "tests" / "fixtures" / "mini_bundle"
 FOLDER = "mini-retrieval-only"
 

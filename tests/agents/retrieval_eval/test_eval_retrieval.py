@@ -18,10 +18,10 @@ from graph.store import EventStore
 from query.recipes import KEYWORD, RAW_TURNS, RECIPES, SEMANTIC, Recipe
 from query.retriever import Retriever
 from tests.conftest import emptied_store
+from tests.paths import FIXTURES
 
 pytestmark = pytest.mark.neo4j
 
-FIXTURES = Path(__file__).parent / "fixtures"
 MINI = FIXTURES / "mini_bundle"
 EDCED276 = FIXTURES / "retrieval" / "longmemeval_s_edced276.json"
 

@@ -5,8 +5,6 @@ evidence, and `--variant` reads a LongMemEval file whose name does not say it.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
@@ -19,10 +17,10 @@ from ingest.errors import InputError
 from query.recipes import KEYWORD, RAW_TURNS, SEMANTIC
 from query.retriever import Retriever
 from tests.conftest import emptied_store
+from tests.paths import FIXTURES
 
 pytestmark = pytest.mark.neo4j
 
-FIXTURES = Path(__file__).parent / "fixtures"
 SESSIONS = FIXTURES / "retrieval" / "lme_sessions_fixture.json"  # the name does not say S: needs --variant
 LOCOMO = FIXTURES / "locomo" / "locomo_mini.json"
 SSA = "lme-s:q_ssa"

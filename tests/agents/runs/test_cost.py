@@ -22,9 +22,10 @@ from agents.runs.dry_run import estimate_batch
 from agents.runs.plan import RunOptions, plan_batch
 from agents.runs.runner import execute_batch
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import cli_env, colabench
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy, schema_title
-from tests.test_agents_cli import cli_env, colabench
+from tests.paths import FIXTURES
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
@@ -210,7 +211,7 @@ def test_report_costs_are_per_role_and_item_and_na_without_prices() -> None:
 
 # --- eval qa: the same limits (last in the module: it empties the graph) -------------------------------------
 
-QA_FILE = Path(__file__).parent / "fixtures" / "longmemeval_qa_mini" / "longmemeval_oracle_qa.json"
+QA_FILE = FIXTURES / "longmemeval_qa_mini" / "longmemeval_oracle_qa.json"
 
 
 @pytest.fixture(scope="module")

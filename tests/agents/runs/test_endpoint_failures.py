@@ -30,15 +30,15 @@ from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import cli_env
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.barriers import AllButTheFirstItems, mini_questions
 from tests.fake_openai.policy import AutoPolicy, request_text, schema_title
 from tests.fake_openai.server import HttpError
-from tests.test_agents_cli import cli_env
+from tests.paths import REPO
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
-REPO = Path(__file__).resolve().parent.parent
 
 
 def run_batch(

@@ -16,8 +16,9 @@ from graph.store import EventStore
 from ingest.adapters.ikat import load_ikat
 from ingest.pipeline import write_events
 from tests.conftest import emptied_store
+from tests.paths import FIXTURES
 
-IKAT = Path(__file__).resolve().parent / "fixtures" / "ikat" / "2023_test_topics.json"
+IKAT = FIXTURES / "ikat" / "2023_test_topics.json"
 P = "ikat:2023-test:9-1"
 
 

@@ -28,15 +28,15 @@ from agents.runs.claims import Claims
 from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import cli_env
 from tests.conftest import serial_group
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.barriers import AllButTheFirstItems, about, mini_items, mini_questions
 from tests.fake_openai.policy import AutoPolicy
-from tests.test_agents_cli import cli_env
+from tests.paths import REPO
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config"), serial_group("ray")]
 
-REPO = Path(__file__).resolve().parent.parent
 METHODS = "HYBRID,MEMKB_RAW_TURNS"  # MemKB on raw turns: the actors read the S(H) the driver wrote
 JUDGES = ("accuracy", "error_analysis")
 

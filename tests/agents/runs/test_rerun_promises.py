@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from graph.store import EventStore
+from tests.agents.runs.test_endpoint_failures import attempts, run_batch
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.fake_openai.policy import AutoPolicy, schema_title
 from tests.fake_openai.server import HttpError
-from tests.test_runs_endpoint_failures import attempts, run_batch
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 

@@ -24,13 +24,13 @@ from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import BatchReport, execute_batch
 from graph.events import AttemptStarted, NewEvent
 from graph.store import EventStore
+from tests.cli.test_run_and_report_processes import cli_env
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy
-from tests.test_agents_cli import cli_env
+from tests.paths import REPO
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
 
-REPO = Path(__file__).resolve().parent.parent
 
 
 def _roles(fake: FakeOpenAI) -> LLMRoles:

@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import SAMPLE_BUNDLE, _load_bundle, emptied_store
 from tests.fake_openai.synthesis_script import SynthesisPolicy
+from tests.paths import REPO
 from tests.synthesis_support import synth_context
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.usefixtures("isolated_config")]
@@ -145,7 +146,7 @@ def test_synth_without_an_llm_says_so_and_exits_cleanly(tmp_path: Path) -> None:
         "COLABENCH_CONFIG": str(tmp_path / "none.toml"),
         "HF_HUB_OFFLINE": "1",
         "COLABENCH_DATA_DIR": str(tmp_path / "data"),
-        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+        "PYTHONPATH": str(REPO),
     }
     (tmp_path / "none.toml").write_text("")
     done = subprocess.run(

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 
+from tests.agents.synthesis.test_items import CONFIG, _rows, _world
 from tests.conftest import SAMPLE_BUNDLE, _load_bundle
 from tests.fake_openai.synthesis_script import SynthesisPolicy
+from tests.paths import REPO
 from tests.synthesis_support import synth_context
-from tests.test_synthesis_items import CONFIG, _rows, _world
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_paper_shape_is_the_default_target_and_derives_initial_items_and_single_share() -> None:

@@ -13,9 +13,10 @@ from graph.events import FactDisclosed, ItemCreated, RequirementMapped, SessionS
 from ingest.adapters import AdapterResult
 from ingest.adapters.ikat import load_ikat
 from ingest.errors import InputError
-from tests.test_adapters_common import assert_ids_prefixed, check_events, event_ids
+from tests.ingest.adapters.test_projection_check import assert_ids_prefixed, check_events, event_ids
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ikat"
+FIXTURES = FIXTURES / "ikat"
 P = "ikat:2023-test:9-1"
 
 

@@ -6,7 +6,6 @@ while the assistant turns that answer no item stay public."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +16,11 @@ from graph.events import REFERENCE_ANSWER_OF, ItemCreated, TurnAppended
 from graph.store import EventStore
 from ingest.adapters.ikat import load_ikat
 from ingest.pipeline import write_events
+from tests.api_support import TOKEN, api_client, data_of, gql
 from tests.conftest import emptied_store
-from tests.test_api_support import TOKEN, api_client, data_of, gql
+from tests.paths import FIXTURES
 
-IKAT = Path(__file__).resolve().parent / "fixtures" / "ikat" / "2023_test_topics.json"
+IKAT = FIXTURES / "ikat" / "2023_test_topics.json"
 P = "ikat:2023-test:9-1"
 ANSWER_TURN = f"{P}:conv:1:assistant"  # turn 1 has gold provenance: item 1's reference answer
 PLAIN_TURN = f"{P}:conv:2:assistant"  # turn 2 has none: a clarifying question, no item

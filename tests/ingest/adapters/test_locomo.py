@@ -12,9 +12,10 @@ from graph.events import FactDisclosed, FactRecorded, ItemCreated, RequirementMa
 from ingest.adapters import AdapterResult
 from ingest.adapters.locomo import load_locomo, parse_date, resolve_evidence
 from ingest.errors import InputError
-from tests.test_adapters_common import assert_ids_prefixed, check_events, event_ids
+from tests.ingest.adapters.test_projection_check import assert_ids_prefixed, check_events, event_ids
+from tests.paths import FIXTURES
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "locomo" / "locomo_mini.json"
+FIXTURE = FIXTURES / "locomo" / "locomo_mini.json"
 P = "locomo:conv-1"
 
 

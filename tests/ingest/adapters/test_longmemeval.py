@@ -14,9 +14,10 @@ from graph.events import ItemCreated, ProfileCreated, RequirementMapped, Session
 from ingest.adapters import AdapterResult
 from ingest.adapters.longmemeval import load_longmemeval
 from ingest.errors import InputError
-from tests.test_adapters_common import assert_ids_prefixed, check_events, event_ids
+from tests.ingest.adapters.test_projection_check import assert_ids_prefixed, check_events, event_ids
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "longmemeval"
+FIXTURES = FIXTURES / "longmemeval"
 S_FILE = FIXTURES / "longmemeval_s_mini.json"
 
 

@@ -1,0 +1,1 @@
+"""Tests of the memory systems and memory cards (agents/memory/)."""

@@ -1,0 +1,1 @@
+"""Tests of memory-quality evaluation (agents/memory_quality/, `eval memory`)."""

@@ -1,0 +1,1 @@
+"""Tests of the metrics (agents/metrics/): bootstrap intervals and report analyses."""

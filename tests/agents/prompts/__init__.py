@@ -1,0 +1,1 @@
+"""Tests of the shipped prompts (agents/prompts/)."""

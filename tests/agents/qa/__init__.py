@@ -1,0 +1,1 @@
+"""Tests of the QA lines (agents/qa/, `eval qa`)."""

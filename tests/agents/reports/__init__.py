@@ -1,0 +1,1 @@
+"""Tests of the reports (agents/reports/)."""

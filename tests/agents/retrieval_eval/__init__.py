@@ -1,0 +1,1 @@
+"""Tests of the retrieval line (agents/retrieval_eval/, `eval retrieval`)."""

@@ -1,0 +1,1 @@
+"""Tests of evaluation runs (agents/runs/, `run`)."""

@@ -1,0 +1,1 @@
+"""Tests of synthesis (agents/synthesis/, `synth`) against the fake endpoint."""

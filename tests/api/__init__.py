@@ -1,0 +1,1 @@
+"""Tests of the GraphQL API and its pages (api/)."""

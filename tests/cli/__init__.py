@@ -1,0 +1,1 @@
+"""Tests of the command line (cli/) as people run it."""
