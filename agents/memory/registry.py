@@ -33,10 +33,10 @@ Progress = Callable[[int, int], None]
 
 # name -> module that registers it (imported on first use)
 BUILTIN_MODULES: dict[str, str] = {
-    "raw_turns": "agents.memory.raw_turns",
-    "mem0": "agents.memory.mem0_system",
-    "graphiti": "agents.memory.graphiti_system",
-    "amem": "agents.memory.amem_system",
+    "raw_turns": "agents.memory.raw_turns.system",
+    "mem0": "agents.memory.mem0.system",
+    "graphiti": "agents.memory.graphiti.system",
+    "amem": "agents.memory.amem.system",
 }
 # name prefix -> module that registers the family (`register_memory_family`) on first use
 BUILTIN_FAMILIES: dict[str, str] = {
