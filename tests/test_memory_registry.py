@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
 import pytest
@@ -25,7 +26,7 @@ from graph.events import MemoryWritten
 from graph.fingerprint import compute_fingerprint
 from graph.replay import drop_projection, replay
 from graph.store import EventStore
-from query.recipes import Recipe, register_recipe
+from query.recipes import RECIPES, Recipe, register_recipe
 
 pytestmark = pytest.mark.neo4j
 
@@ -76,15 +77,12 @@ class _Failing(Exception):
     pass
 
 
-register_recipe(
-    Recipe(
-        name="TEST_ECHO", description="the echo test system's memories (cosine)", memory_channels=("semantic",),
-        return_memories=True, memory_system="test_echo",
-    )
+_ECHO_RECIPE = Recipe(
+    name="TEST_ECHO", description="the echo test system's memories (cosine)", memory_channels=("semantic",),
+    return_memories=True, memory_system="test_echo",
 )
 
 
-@register_memory_system
 class _EchoSystem(MemorySystem):
     """A test system registered from outside the package (a new system touches only its own module): one
     memory per user turn of a pair, echoing the text; can be told to fail at a pair or cite a foreign turn."""
@@ -114,6 +112,17 @@ class _EchoSystem(MemorySystem):
                     )
                 )
         return writes
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _echo_registered() -> Iterator[None]:
+    """The echo system and its recipe, registered for this module's tests only (other modules list the shipped
+    recipes exactly)."""
+    register_recipe(_ECHO_RECIPE)
+    register_memory_system(_EchoSystem)
+    yield
+    MEMORY_SYSTEMS.pop("test_echo", None)
+    RECIPES.pop("TEST_ECHO", None)
 
 
 def _counts(store: EventStore, profile_id: str) -> tuple[int, int, int]:

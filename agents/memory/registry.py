@@ -20,7 +20,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
-import os
 import pkgutil
 import threading
 from abc import ABC
