@@ -8,6 +8,7 @@ import typer
 from rich.panel import Panel
 from rich.table import Table
 
+import agents  # noqa: F401 (the memory systems' folders register their recipes before the help lists them)
 from cli.context import console, expected_errors, open_store
 from query.corpus import Corpus
 from query.recipes import RECIPES

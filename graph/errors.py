@@ -49,3 +49,7 @@ class ChainBrokenError(GraphError):
 
 class UnknownEventTypeError(GraphError):
     """An event type with no model or projection."""
+
+
+class PluginLoadError(ColabenchError):
+    """A module named in COLABENCH_PLUGINS could not be imported (graph.plugins.load_plugins)."""

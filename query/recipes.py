@@ -13,11 +13,13 @@ sharing no query term at BM25 score 0, ties by id) before the fusion, as a BM25 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.errors import UsageError
+from graph.plugins import load_plugins, plugin_modules
 from query.errors import UnknownRecipeError
 from query.keyword_analyzers import DEFAULT_ANALYZER, KeywordAnalyzerName, get_analyzer
 
@@ -149,87 +151,58 @@ MEMKB_RAW_TURNS = MEMKB.model_copy(
         "memory_system": "raw_turns",
     }
 )
-RAW_TURNS = Recipe(
-    name="RAW_TURNS",
-    description="memory search over raw user-turn cards (RRF of cosine and BM25); no documents",
-    memory_channels=("semantic", "keyword"),
-    keyword_analyzer="plain",  # as HYBRID's memory line
-    return_memories=True,
-    memory_system="raw_turns",
-)
-# The memory_search of the baselines: each system's memories, ranked as the system's own search ranks them.
-MEM0 = Recipe(
-    name="MEM0",
-    description="memory search over Mem0's memories (cosine, as Mem0's search); no documents",
-    memory_channels=("semantic",),
-    return_memories=True,
-    memory_system="mem0",
-)
-GRAPHITI = Recipe(
-    name="GRAPHITI",
-    description="memory search over Graphiti's relation facts, ranked by Graphiti's own hybrid search (BM25 and "
-    "cosine over its facts, RRF); no documents",
-    memory_channels=("semantic", "keyword"),
-    return_memories=True,
-    memory_system="graphiti",
-    sdk_ranking=True,
-)
-GRAPHITI_RRF = GRAPHITI.model_copy(
-    update={
-        "name": "GRAPHITI_RRF",
-        "description": "memory search over Graphiti's relation facts ranked by the project's RRF of cosine and BM25 "
-        "(not Graphiti's ranking: a faster approximation, measured against it in bench/bench_memory.py)",
-        "sdk_ranking": False,
-    }
-)
-AMEM = Recipe(
-    name="AMEM",
-    description="memory search over A-MEM's notes (cosine, as A-MEM's retriever), expanded through the notes' "
-    "links and capped at 5,120 tokens, notes whole (query.linked_memory_response); no documents",
-    memory_channels=("semantic",),
-    return_memories=True,
-    memory_system="amem",
-    memory_response="link_expanded",
-)
-
-RECIPES: dict[str, Recipe] = {
-    r.name: r
-    for r in (
-        HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, MEMKB_RAW_TURNS, RAW_TURNS, MEM0, GRAPHITI,
-        GRAPHITI_RRF, AMEM,
-    )
-}
+RECIPES: dict[str, Recipe] = {}
+# name -> place in the listing (`parse_recipes("all")`, help texts): registration order unless a rank is given
+_RANKS: dict[str, float] = {}
 
 
-ADAPTER_RECIPE_PREFIX = "HTTP:"
+def register_recipe(recipe: Recipe, *, rank: float | None = None) -> Recipe:
+    """Add a recipe to `RECIPES` (the memory systems' folders, agents/memory/<system>/declare.py, register theirs
+    through here: the query room owns the names, the writing side declares them). `rank` places it in the
+    listing (default: last). Registering the same recipe again is a no-op; another recipe under a taken name
+    is refused."""
+    existing = RECIPES.get(recipe.name)
+    if existing is not None and existing != recipe:
+        raise ValueError(f"recipe {recipe.name} is already registered with other settings")
+    _RANKS[recipe.name] = rank if rank is not None else _RANKS.get(recipe.name, max(_RANKS.values(), default=0) + 10)
+    RECIPES[recipe.name] = recipe
+    ordered = sorted(RECIPES, key=lambda name: _RANKS[name])
+    if list(RECIPES) != ordered:
+        kept = dict(RECIPES)
+        RECIPES.clear()
+        RECIPES.update((name, kept[name]) for name in ordered)
+    return recipe
 
 
-def adapter_recipe(system: str) -> Recipe:
-    """The `memory_search` recipe of the memory adapter `http:<name>`: its memories ranked by the adapter's own
-    search (a ranker the writing side registers, query.memory_rankers); no documents."""
-    adapter = system.strip().lower().removeprefix("http:")
-    return Recipe(
-        name=f"{ADAPTER_RECIPE_PREFIX}{adapter.upper()}",
-        description=f"memory search over the memories of adapter {adapter!r}, ranked by the adapter's own search "
-        "(docs/memory-adapter.md); no documents",
-        memory_channels=("semantic",),
-        return_memories=True,
-        memory_system=f"http:{adapter}",
-        sdk_ranking=True,
-    )
+for _rank, _recipe in enumerate((HYBRID, SEMANTIC, KEYWORD, MEMKB, MEMKB_NO_STATE, MEMKB_NO_LINKS, MEMKB_RAW_TURNS)):
+    register_recipe(_recipe, rank=10 * _rank)
+
+
+# name prefix (upper case) -> the recipe of one member of a family of memory systems made on demand (the
+# memory adapters' `HTTP:<NAME>`, registered by agents/memory/adapter/declare.py)
+RECIPE_FAMILIES: dict[str, Callable[[str], Recipe]] = {}
+
+
+def register_recipe_family(prefix: str, make: Callable[[str], Recipe]) -> None:
+    """Names `<PREFIX><member>` resolve to `make(member)` in `get_recipe`."""
+    RECIPE_FAMILIES[prefix.upper()] = make
 
 
 def get_recipe(name: str | Recipe) -> Recipe:
-    """The named recipe (case-insensitive; `-` and `_` are the same); a Recipe is returned as is. `HTTP:<NAME>`
-    is the recipe of memory adapter `http:<name>` (`adapter_recipe`).
+    """The named recipe (case-insensitive; `-` and `_` are the same); a Recipe is returned as is. A name with a
+    family's prefix (`HTTP:<NAME>`: the recipe of memory adapter `http:<name>`) is made by the family.
 
     Raises UnknownRecipeError listing the names."""
     if isinstance(name, Recipe):
         return name
-    if name.strip().upper().startswith(ADAPTER_RECIPE_PREFIX) and len(name.strip()) > len(ADAPTER_RECIPE_PREFIX):
-        return adapter_recipe(name.strip()[len(ADAPTER_RECIPE_PREFIX) :])
+    for prefix, make in RECIPE_FAMILIES.items():
+        if name.strip().upper().startswith(prefix) and len(name.strip()) > len(prefix):
+            return make(name.strip()[len(prefix) :])
     key = name.strip().upper().replace("-", "_")
     recipe = RECIPES.get(key)
+    if recipe is None and plugin_modules():
+        load_plugins()  # a plug-in's recipe (graph.plugins): registered when its module is imported
+        recipe = RECIPES.get(key)
     if recipe is None:
         raise UnknownRecipeError(f"unknown recipe {name!r}; choose one of {', '.join(RECIPES)}")
     return recipe
@@ -238,6 +211,7 @@ def get_recipe(name: str | Recipe) -> Recipe:
 def parse_recipes(text: str) -> list[Recipe]:
     """`HYBRID,MEMKB` (or `all`) -> recipes, in the given order without repeats."""
     if text.strip().lower() == "all":
+        load_plugins()
         return list(RECIPES.values())
     names = [part.strip() for part in text.split(",") if part.strip()]
     if not names:

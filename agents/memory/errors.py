@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graph.errors import ColabenchError
+from graph.errors import PluginLoadError as PluginLoadError  # where it was first defined (graph.plugins)
 
 
 class MemorySystemError(ColabenchError, ValueError):
@@ -63,8 +64,6 @@ class EmptyMemoryError(MemoryBackendError):
     endpoint_failure = True
 
 
-class PluginLoadError(MemorySystemError):
-    """A module named in COLABENCH_PLUGINS could not be imported (agents.memory.registry.load_plugins)."""
 
 
 class AdapterConfigError(MemorySystemError):

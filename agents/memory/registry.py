@@ -1,21 +1,26 @@
 """The memory-system registry: each system declares its name, what it needs, how it builds a profile's memory
 from the public history, which retrieval recipe its `memory_search` runs, and whether MemKB can link its cards.
 
-A system is a `MemorySystem` subclass in its own module, registered once with `register_memory_system`; the
-registry imports the built-in modules lazily (`get_memory_system`), so commands that never build an LLM memory
-never import its SDK. Two more ways in, both read on first use of the registry:
+A system is a folder, `agents/memory/<system>/`: its `declare.py` (imported by `discover_system_folders`, when
+the agents room is first imported) registers, without importing the system's SDK, its retrieval recipe(s)
+(query.recipes.register_recipe), its method(s) (agents.methods.register_method) and the system itself
+(`declare_memory_system`: name, CLI help line, the module holding its `MemorySystem` class). That module is
+imported on first use (`get_memory_system`), so commands that never build an LLM memory never import its SDK;
+registering the class (`register_memory_system`) checks its `search_recipe` against the recipe. Two more ways
+in, both read on first use of the registry:
 
 - plug-ins: `COLABENCH_PLUGINS=pkg.module,other.module` names modules outside the package that register
   systems when imported (`load_plugins`);
 - families: a name prefix whose systems are made on demand, e.g. `http:<name>` for any memory system behind the
-  adapter protocol (agents.memory.adapter), listed when configured.
+  adapter protocol (agents/memory/adapter/, whose `declare.py` registers the family), listed when configured.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
-import os
+import pkgutil
 import threading
 from abc import ABC
 from collections.abc import Callable
@@ -24,25 +29,21 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from agents.memory.errors import PluginLoadError, UnknownMemorySystemError
+from agents.memory.errors import MemorySystemError, PluginLoadError, UnknownMemorySystemError
 from agents.memory.pairs import HistoryPair
 from graph.events import MemoryWritten
+from graph.plugins import PLUGINS_VARIABLE as PLUGINS_VARIABLE
+from graph.plugins import load_plugins as load_plugins
 from graph.store import EventStore
+from query.errors import UnknownRecipeError
+from query.recipes import get_recipe
 
 Progress = Callable[[int, int], None]
 
-# name -> module that registers it (imported on first use)
-BUILTIN_MODULES: dict[str, str] = {
-    "raw_turns": "agents.memory.raw_turns",
-    "mem0": "agents.memory.mem0_system",
-    "graphiti": "agents.memory.graphiti_system",
-    "amem": "agents.memory.amem_system",
-}
-# name prefix -> module that registers the family (`register_memory_family`) on first use
-BUILTIN_FAMILIES: dict[str, str] = {
-    "http:": "agents.memory.adapter.family",
-}
-PLUGINS_VARIABLE = "COLABENCH_PLUGINS"
+# name -> module whose import registers the system's class (imported on first use); filled by the folders
+SYSTEM_MODULES: dict[str, str] = {}
+# the module of a system folder that declares it (agents/memory/<system>/declare.py)
+DECLARATION_MODULE = "declare"
 
 
 @dataclass
@@ -160,14 +161,53 @@ class MemoryFamily:
 
 
 MEMORY_FAMILIES: dict[str, MemoryFamily] = {}
-_PLUGINS_LOCK = threading.Lock()
-_PLUGINS_LOADED: set[str] = set()
 
 
 def register_memory_system(cls: type[MemorySystem]) -> type[MemorySystem]:
-    """Register a system class (usable as a decorator)."""
+    """Register a system class (usable as a decorator). Its `search_recipe` must be a registered recipe (register
+    it first) that returns memories and ranks this system's: MemorySystemError otherwise."""
+    try:
+        recipe = get_recipe(cls.search_recipe)
+    except UnknownRecipeError as exc:
+        raise MemorySystemError(f"memory system {cls.name}: search_recipe {cls.search_recipe!r}: {exc}") from exc
+    if recipe.memory_system != cls.name or not recipe.return_memories:
+        raise MemorySystemError(
+            f"memory system {cls.name}: search_recipe {recipe.name} must return memories of {cls.name} "
+            f"(it returns {'memories of ' + recipe.memory_system if recipe.return_memories else 'no memories'})"
+        )
     MEMORY_SYSTEMS[cls.name] = cls
     return cls
+
+
+def declare_memory_system(name: str, module: str) -> None:
+    """A system whose class `module` registers when imported (on first use of the name): a folder's
+    `declare.py` calls this beside registering its recipes and methods."""
+    SYSTEM_MODULES[name] = module
+
+
+_DISCOVERED: list[str] = []
+_DISCOVERY_LOCK = threading.RLock()
+_discovery_started = False
+_discovery_done = False
+
+
+def discover_system_folders() -> list[str]:
+    """Import the `declare` module of every folder of agents/memory that has one (once); returns the folders.
+    Nothing else lists the shipped systems: a new folder with a `declare.py` is found here."""
+    global _discovery_started, _discovery_done
+    if not _discovery_done:
+        import agents.memory as package
+
+        with _DISCOVERY_LOCK:  # re-entrant: a declaration that comes back here on this thread finds it started
+            if not _discovery_started:
+                _discovery_started = True
+                for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+                    declaration = f"{package.__name__}.{info.name}.{DECLARATION_MODULE}"
+                    if info.ispkg and importlib.util.find_spec(declaration) is not None:
+                        importlib.import_module(declaration)
+                        _DISCOVERED.append(info.name)
+                _discovery_done = True
+    return list(_DISCOVERED)
 
 
 def register_memory_family(family: MemoryFamily) -> MemoryFamily:
@@ -175,36 +215,16 @@ def register_memory_family(family: MemoryFamily) -> MemoryFamily:
     return family
 
 
-def load_plugins() -> list[str]:
-    """Import each module named in COLABENCH_PLUGINS (comma-separated) once; returns the modules loaded.
-    A module that cannot be imported is one PluginLoadError naming the variable and the module."""
-    wanted = [m.strip() for m in os.environ.get(PLUGINS_VARIABLE, "").split(",") if m.strip()]
-    with _PLUGINS_LOCK:
-        for module in wanted:
-            if module in _PLUGINS_LOADED:
-                continue
-            try:
-                importlib.import_module(module)
-            except Exception as exc:
-                raise PluginLoadError(
-                    f"{PLUGINS_VARIABLE}: plug-in module {module!r} could not be imported "
-                    f"({type(exc).__name__}: {exc})"
-                ) from exc
-            _PLUGINS_LOADED.add(module)
-    return wanted
-
-
 def _families() -> list[MemoryFamily]:
-    for prefix, module in BUILTIN_FAMILIES.items():
-        if prefix not in MEMORY_FAMILIES:
-            importlib.import_module(module)
+    discover_system_folders()
     return list(MEMORY_FAMILIES.values())
 
 
 def memory_system_names() -> list[str]:
     """Every system name usable now: built-in, plug-in, registered, and the configured members of families."""
+    discover_system_folders()
     load_plugins()
-    names = set(MEMORY_SYSTEMS) | set(BUILTIN_MODULES)
+    names = set(MEMORY_SYSTEMS) | set(SYSTEM_MODULES)
     for family in _families():
         names.update(family.names())
     return sorted(names)
@@ -216,7 +236,7 @@ def memory_system_help() -> str:
     try:
         names = memory_system_names()
     except PluginLoadError as exc:
-        names = sorted(set(MEMORY_SYSTEMS) | set(BUILTIN_MODULES))
+        names = sorted(set(MEMORY_SYSTEMS) | set(SYSTEM_MODULES))
         return f"memory system: {', '.join(names)} ({exc})"
     forms = ", ".join(f.help for f in _families())
     return f"memory system: {', '.join(names)}" + (f"; or {forms}" if forms else "")
@@ -225,8 +245,9 @@ def memory_system_help() -> str:
 def get_memory_system(name: str) -> type[MemorySystem]:
     """The class of the system named `name` (case-insensitive), importing its module on first use."""
     key = name.strip().lower()
-    if key not in MEMORY_SYSTEMS and key in BUILTIN_MODULES:
-        importlib.import_module(BUILTIN_MODULES[key])
+    discover_system_folders()
+    if key not in MEMORY_SYSTEMS and key in SYSTEM_MODULES:
+        importlib.import_module(SYSTEM_MODULES[key])
     if key not in MEMORY_SYSTEMS:
         load_plugins()
     if key not in MEMORY_SYSTEMS:

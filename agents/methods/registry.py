@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from agents.tools.definitions import TOOL_NAMES
 from graph.errors import ColabenchError
+from graph.plugins import load_plugins, plugin_modules
 from query.recipes import Recipe, get_recipe
 
 
@@ -93,17 +94,27 @@ class MethodSpec(BaseModel):
 
 METHODS: dict[str, MethodSpec] = {}
 _ALIASES: dict[str, str] = {}
+# name -> place in the listing (`--methods every`, help texts): registration order unless a rank is given
+_RANKS: dict[str, float] = {}
 
 
-def register_method(spec: MethodSpec, *aliases: str) -> MethodSpec:
-    """Add a method (and alternative names for it); its tools must be known tool names."""
+def register_method(spec: MethodSpec, *aliases: str, rank: float | None = None) -> MethodSpec:
+    """Add a method (and alternative names for it); its tools must be known tool names. `rank` places it in the
+    listing (default: last). A memory system's folder registers its methods here (agents/memory/<system>/
+    declare.py)."""
     unknown = [b.tool for b in spec.tools if b.tool not in TOOL_NAMES]
     if unknown:
         raise ValueError(f"method {spec.name}: unknown tool(s) {unknown}; known tools: {', '.join(TOOL_NAMES)}")
     systems = {r.memory_system for r in spec.recipes() if r.needs_profile}
     if len(systems) > 1:
         raise ValueError(f"method {spec.name}: its tools read several memory systems {sorted(systems)}; use one")
+    _RANKS[spec.name] = rank if rank is not None else _RANKS.get(spec.name, max(_RANKS.values(), default=0) + 10)
     METHODS[spec.name] = spec
+    ordered = sorted(METHODS, key=lambda name: _RANKS[name])
+    if list(METHODS) != ordered:
+        kept = dict(METHODS)
+        METHODS.clear()
+        METHODS.update((name, kept[name]) for name in ordered)
     for alias in aliases:
         _ALIASES[alias.upper()] = spec.name
     return spec
@@ -114,6 +125,10 @@ def get_method(name: str) -> MethodSpec:
     key = name.strip().upper().replace("-", "_")
     key = _ALIASES.get(key, key)
     spec = METHODS.get(key)
+    if spec is None and plugin_modules():
+        load_plugins()  # a plug-in's method (graph.plugins): registered when its module is imported
+        key = _ALIASES.get(key, key)
+        spec = METHODS.get(key)
     if spec is None:
         raise UnknownMethodError(f"unknown method {name!r}; choose from {', '.join(METHODS)}")
     return spec
@@ -125,6 +140,7 @@ def parse_methods(text: str) -> list[MethodSpec]:
     if text.strip().lower() == "all":
         return [m for m in METHODS.values() if m.in_paper]
     if text.strip().lower() == "every":
+        load_plugins()
         return list(METHODS.values())
     names = [part for part in (p.strip() for p in text.split(",")) if part]
     if not names:
@@ -150,22 +166,8 @@ register_method(
     ),
     "NO_MEMORY_HYBRID",
     "NO_MEMORY",
+    rank=0,
 )
-for _name, _label, _what in (
-    ("MEM0", "Mem0 + Hybrid", "Mem0's memories (its own search, cosine)"),
-    ("GRAPHITI", "Graphiti + Hybrid", "Graphiti's relation facts (its hybrid search)"),
-    ("AMEM", "A-MEM + Hybrid", "A-MEM's notes (its retriever)"),
-):
-    register_method(
-        MethodSpec(
-            name=_name,
-            label=_label,
-            description=f"memory search over {_what}, a separate Hybrid knowledge search, and Read",
-            tools=(ToolBinding(tool="memory_search", recipe=_name), HYBRID_KB, READ),
-            in_paper=True,
-        ),
-        f"{_name}_HYBRID",
-    )
 register_method(
     MethodSpec(
         name="MEMKB",
@@ -178,6 +180,7 @@ register_method(
         in_paper=True,
         headline_baseline="MEM0",
     ),
+    rank=40,
 )
 register_method(
     MethodSpec(
@@ -186,6 +189,7 @@ register_method(
         description="knowledge search over chunk vectors only, and Read; no memory",
         tools=(ToolBinding(tool="kb_search", recipe="SEMANTIC"), READ),
     ),
+    rank=50,
 )
 register_method(
     MethodSpec(
@@ -194,15 +198,7 @@ register_method(
         description="keyword (full-text) knowledge search only, and Read; no memory",
         tools=(ToolBinding(tool="kb_search", recipe="KEYWORD"), READ),
     ),
-)
-register_method(
-    MethodSpec(
-        name="RAW_TURNS",
-        label="Raw turns + Hybrid",
-        description="memory search over verbatim user-turn cards, separate Hybrid knowledge search, and Read",
-        tools=(ToolBinding(tool="memory_search", recipe="RAW_TURNS"), HYBRID_KB, READ),
-    ),
-    "RAW_TURNS_HYBRID",
+    rank=60,
 )
 register_method(
     MethodSpec(
@@ -214,6 +210,7 @@ register_method(
         source_attribution=True,
         state_in_prompt=True,
     ),
+    rank=80,
 )
 register_method(
     MethodSpec(
@@ -223,6 +220,7 @@ register_method(
         tools=(ToolBinding(tool="memkb_search", recipe="MEMKB_NO_STATE"), READ),
         source_attribution=True,
     ),
+    rank=90,
 )
 register_method(
     MethodSpec(
@@ -233,4 +231,5 @@ register_method(
         source_attribution=True,
         state_in_prompt=True,
     ),
+    rank=100,
 )

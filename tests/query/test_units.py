@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from agents.memory.raw_turns.declare import RAW_TURNS  # importing agents registers the systems' recipes
 from query.errors import UnknownRecipeError
 from query.fusion import fuse_rrf
 from query.lucene import build_lucene_query, escape_lucene
 from query.read_tool import select_lines
-from query.recipes import HYBRID, MEMKB, MEMKB_NO_LINKS, MEMKB_NO_STATE, RAW_TURNS, RECIPES, get_recipe, parse_recipes
+from query.recipes import HYBRID, MEMKB, MEMKB_NO_LINKS, MEMKB_NO_STATE, RECIPES, get_recipe, parse_recipes
 from query.round_robin import expand_round_robin
 from query.terms import bm25_tokens, query_terms
 

@@ -23,8 +23,8 @@ from agents.memory.errors import MemoryBackendError
 from agents.memory.mem0.history import PairHistory
 from agents.memory.mem0.llm import ProjectLLMConfig
 from agents.memory.mem0.search_signals import Mem0SearchSignals, align_spacy_with_signals, detect_search_signals
+from agents.memory.mem0.system import SDK_VERSION
 from agents.memory.mem0.vector_store import GraphStoreConfig, GraphVectorStore
-from agents.memory.mem0_system import SDK_VERSION
 from graph.store import EventStore
 
 LLM_PROVIDER = "colabench_llm"

@@ -238,7 +238,7 @@ def test_a_server_that_rejects_or_ignores_json_schema_stops_the_build_loudly(
 def test_amem_own_search_and_the_graph_rank_the_same_notes(built: tuple[EventStore, Any, AmemScript]) -> None:
     """A-MEM's Chroma, rebuilt from the graph, and the AMEM recipe over the graph's Memory nodes give the same top 5
     (same encoder, same text: A-MEM's retrieval serialisation is the Memory text)."""
-    from agents.memory.amem_system import AmemSystem, memory_id_of
+    from agents.memory.amem.system import AmemSystem, memory_id_of
     from agents.memory.registry import BuildContext
     from query.retriever import Retriever
 

@@ -247,7 +247,7 @@ def test_replay_reproduces_the_fingerprint_of_a_mem0_build(fresh, tmp_path) -> N
 def test_a_write_naming_an_unknown_turn_is_refused_and_leaves_nothing_of_its_pair(  # type: ignore[no-untyped-def]
     fresh, tmp_path, monkeypatch
 ) -> None:
-    from agents.memory.mem0_system import Mem0System
+    from agents.memory.mem0.system import Mem0System
 
     real = Mem0System.build_pair
 

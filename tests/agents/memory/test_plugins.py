@@ -4,13 +4,14 @@ through the reference server, and its garbage reply is one line and exit 3."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from agents.memory.adapter_server import create_app, serve_in_thread
 from graph.store import EventStore
-from tests.cli.test_run_and_report_processes import cli_env, colabench
+from tests.cli.test_run_and_report_processes import MINI, cli_env, colabench
 
 pytestmark = pytest.mark.neo4j
 
@@ -43,6 +44,26 @@ def test_a_plugin_module_registers_a_system_the_cli_lists_and_builds(mini_store:
     assert "COLABENCH_PLUGINS: plug-in module 'tests.plugins.nowhere' could not be imported" in " ".join(
         broken.stderr.split()
     )
+
+
+def test_a_plugin_folder_brings_its_recipe_and_method_with_no_edit_elsewhere(
+    mini_store: EventStore, tmp_path: Path
+) -> None:
+    """One folder outside the package (tests/plugins/echo_memory/) declares a system, its recipe and its method:
+    the query command searches with the recipe and `run` takes the method, nothing in the repository naming
+    either (issue 23, item 2)."""
+    env = cli_env(tmp_path, COLABENCH_PLUGINS="tests.plugins.echo_memory")
+    built = colabench(["memory", "build", "--system", "plugin_echo", "--profile", PROFILE], env)
+    assert built.returncode == 0, built.stderr
+    found = colabench(["query", "search", "flu", "--recipe", "PLUGIN_ECHO", "--profile", PROFILE, "--json"], env)
+    assert found.returncode == 0, found.stderr
+    memories = json.loads(found.stdout)["memories"]
+    assert memories and all(m["memory_id"].startswith("plugin_echo:") for m in memories)
+    ran = colabench(["run", "--methods", "PLUGIN_ECHO", "--dataset", str(MINI)], env)
+    assert ran.returncode == 0, ran.stderr
+    assert "skipping state summaries, answers and judging" in " ".join(ran.stderr.split())
+    without = colabench(["run", "--methods", "PLUGIN_ECHO", "--dataset", str(MINI)], cli_env(tmp_path))
+    assert without.returncode != 0 and "unknown method 'PLUGIN_ECHO'" in " ".join(without.stderr.split())
 
 
 def test_an_http_adapter_builds_through_the_cli_and_a_garbage_reply_exits_3(

@@ -1,5 +1,5 @@
-"""A memory system that lives outside the package, registered when COLABENCH_PLUGINS names this module: one
-memory per user turn of a pair, verbatim. Nothing else in the repository names it."""
+"""The echo plug-in's class (declared by the package's `__init__`): one memory per user turn of a pair,
+verbatim."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class PluginEcho(MemorySystem):
     label = "Echo (plug-in)"
     description = "one memory per user turn, verbatim, from a plug-in module"
     needs_llm = False
-    search_recipe = "RAW_TURNS"
+    search_recipe = "PLUGIN_ECHO"
     builder = "plugin-echo/v1"
 
     def build_pair(self, profile_id: str, pair: HistoryPair) -> list[MemoryWritten]:
