@@ -76,7 +76,8 @@ def qa(
         raise QaError("eval qa needs --path (a LongMemEval file or folder), or `eval qa score FILE`")
     if system is not None:
         if dry_run:
-            raise QaError("--dry-run does not estimate the memory-systems line (--system) yet; run it without --system")
+            _memory_dry_run(dataset, path, system, k, judge_runs, limit, out, prompt or [])
+            return
         qa_memory_system(
             dataset, path, system, k, judge_runs, limit, out, report, prompt or [], max_cost=max_cost,
             max_tokens=max_tokens, endpoint_check=not no_endpoint_check,
@@ -174,6 +175,39 @@ def _dry_run(roles: Any, source: Path, config: Any, reader: str, prompts: Any, l
 
     with open_store() as store:
         estimate = estimate_qa(store, source, config, reader, roles, prompts, limit=limit)
+    print_dry_run(estimate)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(estimate.as_dict(), indent=1), encoding="utf-8")
+        console.print(f"wrote {out}")
+
+
+def _memory_dry_run(
+    dataset: str, path: str, system: str, k: int | None, judge_runs: int, limit: int | None, out: Path | None,
+    prompt: list[str],
+) -> None:
+    """`eval qa --system NAME --dry-run`: what that run would send and cost; sends and writes nothing."""
+    from agents.llm.roles import LLMRoles
+    from agents.prompts.registry import PromptSet
+    from agents.qa.errors import QaError
+    from agents.qa.memory_systems import resolve_k
+    from agents.qa.memory_systems_dry_run import estimate_memory_qa
+    from cli.dry_run_lines import print_dry_run
+
+    resolve_k(system, k)  # an unknown system or a bad k stops here
+    if not 1 <= judge_runs <= 20:
+        raise QaError(f"--judge-runs must lie in 1..20, got {judge_runs}")
+    prompts = PromptSet.from_config(prompt)
+    source = resolve_dataset_path(path)
+    roles = LLMRoles()
+    try:
+        with open_store() as store:
+            estimate = estimate_memory_qa(
+                store, source, dataset=dataset, system=system, roles=roles, prompts=prompts, k=k,
+                judge_runs=judge_runs, limit=limit,
+            )  # fmt: skip
+    finally:
+        roles.close()
     print_dry_run(estimate)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
