@@ -76,7 +76,8 @@ def qa(
         raise QaError("eval qa needs --path (a LongMemEval file or folder), or `eval qa score FILE`")
     if system is not None:
         if dry_run:
-            raise QaError("--dry-run does not estimate the memory-systems line (--system) yet; run it without --system")
+            _memory_dry_run(dataset, path, system, k, judge_runs, limit, out, prompt or [])
+            return
         qa_memory_system(
             dataset, path, system, k, judge_runs, limit, out, report, prompt or [], max_cost=max_cost,
             max_tokens=max_tokens, endpoint_check=not no_endpoint_check,
@@ -174,6 +175,39 @@ def _dry_run(roles: Any, source: Path, config: Any, reader: str, prompts: Any, l
 
     with open_store() as store:
         estimate = estimate_qa(store, source, config, reader, roles, prompts, limit=limit)
+    print_dry_run(estimate)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(estimate.as_dict(), indent=1), encoding="utf-8")
+        console.print(f"wrote {out}")
+
+
+def _memory_dry_run(
+    dataset: str, path: str, system: str, k: int | None, judge_runs: int, limit: int | None, out: Path | None,
+    prompt: list[str],
+) -> None:
+    """`eval qa --system NAME --dry-run`: what that run would send and cost; sends and writes nothing."""
+    from agents.llm.roles import LLMRoles
+    from agents.prompts.registry import PromptSet
+    from agents.qa.errors import QaError
+    from agents.qa.memory_systems import resolve_k
+    from agents.qa.memory_systems_dry_run import estimate_memory_qa
+    from cli.dry_run_lines import print_dry_run
+
+    resolve_k(system, k)  # an unknown system or a bad k stops here
+    if not 1 <= judge_runs <= 20:
+        raise QaError(f"--judge-runs must lie in 1..20, got {judge_runs}")
+    prompts = PromptSet.from_config(prompt)
+    source = resolve_dataset_path(path)
+    roles = LLMRoles()
+    try:
+        with open_store() as store:
+            estimate = estimate_memory_qa(
+                store, source, dataset=dataset, system=system, roles=roles, prompts=prompts, k=k,
+                judge_runs=judge_runs, limit=limit,
+            )  # fmt: skip
+    finally:
+        roles.close()
     print_dry_run(estimate)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -514,28 +548,85 @@ def retrieval_expansion(key_expansion: str, time_aware: str, prompts: list[str] 
 def score(
     file: Path = typer.Argument(..., help="a results file: {conversation: [{question, answer, response, category}]}"),
     out: Path = typer.Option(None, "--out", help="write the scores as JSON here"),
+    judge_runs: int = typer.Option(
+        3, "--judge-runs", help="with a judge configured: independent judge runs (J is mean +/- std); 0: no judge"
+    ),
+    prompt: list[str] = typer.Option(
+        None, "--prompt", help="NAME=PATH[@SHA256]: replace a judge prompt (judge_memory_systems_qa / _adversarial)"
+    ),
+    max_cost: float = max_cost_option(),
+    max_tokens: int = max_tokens_option(),
+    no_endpoint_check: bool = endpoint_check_option(),
 ) -> None:
     """Re-score a LoCoMo QA results file of the memory-systems harness: token F1 and BLEU-1 per category 1-4
-    and overall, category 5 (adversarial) counted apart, J where the file records it. No LLM, no graph."""
-    from agents.qa.locomo_scores import score_results_file
+    and overall, category 5 (adversarial) counted apart; J from colabench's binary judge when the judge role is
+    configured (N runs, mean +/- std; category 5 as the abstention rate), else the file's own labels. No graph."""
+    from agents.llm.roles import LLMRoles
+    from agents.prompts.memory_systems_qa import JUDGE_MEMORY_SYSTEMS_ADVERSARIAL, JUDGE_MEMORY_SYSTEMS_QA
+    from agents.prompts.registry import PromptSet
+    from agents.qa.errors import QaError
+    from agents.qa.locomo_scores import read_results_file, score_results
+    from agents.qa.results_judge import judge_results
 
     if not file.is_file():
         raise FileNotFoundError(f"{file}: no such results file")
-    report = score_results_file(file)
+    if not 0 <= judge_runs <= 20:
+        raise QaError(f"--judge-runs must lie in 0..20, got {judge_runs}")
+    prompts = PromptSet.from_config(prompt or [])  # a bad file or a hash mismatch stops here, before any LLM call
+    results = read_results_file(file)  # a malformed file stops here, before any LLM call
+    labels = None
+    roles = LLMRoles()
+    try:
+        if judge_runs and roles.configured("judge"):
+            limit_spending(roles, ["judge"], max_cost, max_tokens)
+            check_endpoints(roles, ["judge"], not no_endpoint_check)
+            judges = [roles.repeat_client("judge", n) for n in range(1, judge_runs + 1)]
+            try:
+                labels = judge_results(
+                    results,
+                    judges,
+                    source=str(file.resolve()),
+                    answer_prompt=prompts[JUDGE_MEMORY_SYSTEMS_QA.name],
+                    adversarial_prompt=prompts[JUDGE_MEMORY_SYSTEMS_ADVERSARIAL.name],
+                    workers=roles.settings["judge"].concurrency,
+                    say=lambda text: err_console.print(text, highlight=False),
+                )
+            except LLMInterruptedError:
+                if roles.budget_reason is None:
+                    raise
+                _budget_stop(roles)
+        report = score_results(results, str(file), labels)
+    finally:
+        roles.close()
+    print_scores(file, report)
+    if out is not None:
+        out.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        console.print(f"scores: {out}")
+
+
+def print_scores(file: Path, report: Any) -> None:
+    """The per-category table of `eval qa score`: F1, BLEU-1, J (the judge's and/or the file's)."""
     table = Table(title=f"LoCoMo QA scores of {file.name} ({report.n_questions} questions)", box=box.SIMPLE)
-    for column in ("category", "n", "F1", "BLEU-1", "J (file)"):
+    judged = report.j_source == "judge"
+    file_column = any(row.n_j for row in [*report.categories, report.overall])
+    columns = ["category", "n", "F1", "BLEU-1"]
+    columns += [f"J (judge, {report.judge['runs']} run(s))"] if judged else []
+    columns += ["J (file)"] if file_column or not judged else []
+    for column in columns:
         table.add_column(column, justify="left" if column == "category" else "right")
-    for row in [*report.categories, report.overall]:
-        table.add_row(
+    rows = [*report.categories, report.overall, *([report.abstention] if report.abstention else [])]
+    for row in rows:
+        cells = [
             row.category,
             str(row.n),
             "n/a" if row.f1 is None else f"{row.f1 * 100:.2f}",
             "n/a" if row.bleu1 is None else f"{row.bleu1 * 100:.2f}",
-            "n/a" if row.j is None else f"{row.j * 100:.2f} (n={row.n_j})",
-        )
+        ]
+        if judged:
+            cells.append(_j(row.j_judge, row.j_judge_std))
+        if file_column or not judged:
+            cells.append("n/a" if row.j is None else f"{row.j * 100:.2f} (n={row.n_j})")
+        table.add_row(*cells)
     console.print(table)
     for note in report.notes:
-        console.print(f"note: {note}")
-    if out is not None:
-        out.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        console.print(f"scores: {out}")
+        console.print(f"note: {note}", highlight=False, markup=False, soft_wrap=True)

@@ -21,11 +21,14 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from agents.qa.errors import QaError
+
+if TYPE_CHECKING:
+    from agents.qa.results_judge import JudgeLabels
 
 ADVERSARIAL = 5
 SCORED_CATEGORIES = (1, 2, 3, 4)
@@ -99,8 +102,12 @@ class CategoryScores(BaseModel):
     n: int
     f1: float | None = None
     bleu1: float | None = None
-    j: float | None = None
+    j: float | None = None  # the file's own labels (llm_score / judgment), mean
     n_j: int = 0
+    # colabench's judge (`eval qa score` with a judge configured): each run's share CORRECT, mean, sample std
+    j_judge_runs: list[float] = Field(default_factory=list)
+    j_judge: float | None = None
+    j_judge_std: float | None = None
 
 
 class ScoreReport(BaseModel):
@@ -110,6 +117,11 @@ class ScoreReport(BaseModel):
     n_adversarial: int
     categories: list[CategoryScores] = Field(default_factory=list)
     overall: CategoryScores
+    # category 5 judged by the adversarial judge (CORRECT = the answer declines): the abstention rate
+    abstention: CategoryScores | None = None
+    # J's source: "judge" (colabench's judge asked now), "file" (the file's own labels) or None (no J)
+    j_source: str | None = None
+    judge: dict[str, Any] | None = None  # model, runs, invalid verdicts, prompt hashes
     notes: list[str] = Field(default_factory=list)
 
 
@@ -168,9 +180,10 @@ def _mean(values: Iterable[float]) -> float | None:
     return sum(kept) / len(kept) if kept else None
 
 
-def _scores(label: str, rows: list[QaResult]) -> CategoryScores:
+def _scores(label: str, rows: list[QaResult], labels: JudgeLabels | None = None,
+            indices: list[int] | None = None) -> CategoryScores:
     judged = [r.judged for r in rows if r.judged is not None]
-    return CategoryScores(
+    scores = CategoryScores(
         category=label,
         n=len(rows),
         f1=_mean(f1_score(r.response, r.answer) for r in rows),
@@ -178,31 +191,64 @@ def _scores(label: str, rows: list[QaResult]) -> CategoryScores:
         j=_mean(judged),
         n_j=len(judged),
     )
+    if labels is not None and indices is not None:
+        scores.j_judge_runs, scores.j_judge, scores.j_judge_std = labels.j(indices)
+    return scores
 
 
-def score_results(results: list[QaResult], path: str) -> ScoreReport:
-    """Per-category and overall F1 / BLEU-1 (and the file's own J labels, where it has them) over categories
-    1-4; category 5 is counted, never scored."""
-    by_category: dict[int, list[QaResult]] = defaultdict(list)
-    for r in results:
-        by_category[r.category].append(r)
-    scored = [r for r in results if r.category in SCORED_CATEGORIES]
+def score_results(results: list[QaResult], path: str, labels: JudgeLabels | None = None) -> ScoreReport:
+    """Per-category and overall F1 / BLEU-1 over categories 1-4 (category 5 is counted, never scored), with J:
+    colabench's judge's `labels` (one list per judge run, aligned with `results`) when given, else the file's
+    own recorded labels where it has them."""
+    by_category: dict[int, list[int]] = defaultdict(list)
+    for i, r in enumerate(results):
+        by_category[r.category].append(i)
+    scored = [i for i, r in enumerate(results) if r.category in SCORED_CATEGORIES]
     notes = [f"BLEU-1 tokens: {bleu_tokenizer_label()}"]
-    if any(r.judged is not None for r in scored):
+    file_labels = any(results[i].judged is not None for i in scored)
+    j_source = "judge" if labels is not None else "file" if file_labels else None
+    if labels is not None:
+        notes.append(
+            f"J: colabench's binary judge ({labels.model}), {labels.runs} run(s), mean ± sample std over runs"
+            + (f"; {labels.invalid} invalid verdict(s) counted WRONG" if labels.invalid else "")
+            + ("; the file's own labels are shown beside it" if file_labels else "")
+        )
+    elif file_labels:
         notes.append("J is the file's own recorded label (llm_score / judgment), not a judge run by colabench")
-    n_adversarial = len(by_category.get(ADVERSARIAL, []))
-    if n_adversarial:
-        notes.append(f"{n_adversarial} category-5 (adversarial) question(s) left out of every score")
+    else:
+        notes.append("no J: the file records no labels and no judge is configured (the judge role of [llm])")
+    adversarial = by_category.get(ADVERSARIAL, [])
+    if adversarial:
+        notes.append(f"{len(adversarial)} category-5 (adversarial) question(s) left out of every score")
+
+    def rows(indices: list[int]) -> list[QaResult]:
+        return [results[i] for i in indices]
+
+    abstention = None
+    if labels is not None and adversarial:
+        runs, mean, std = labels.j(adversarial)
+        abstention = CategoryScores(
+            category="5 (abstention rate)", n=len(adversarial), j_judge_runs=runs, j_judge=mean, j_judge_std=std
+        )
     return ScoreReport(
         path=path,
         bleu_tokenizer=bleu_tokenizer_label(),
         n_questions=len(results),
-        n_adversarial=n_adversarial,
-        categories=[_scores(str(c), by_category[c]) for c in SCORED_CATEGORIES if by_category.get(c)],
-        overall=_scores("overall (1-4)", scored),
+        n_adversarial=len(adversarial),
+        categories=[
+            _scores(str(c), rows(by_category[c]), labels, by_category[c])
+            for c in SCORED_CATEGORIES
+            if by_category.get(c)
+        ],
+        overall=_scores("overall (1-4)", rows(scored), labels, scored),
+        abstention=abstention,
+        j_source=j_source,
+        judge=None
+        if labels is None
+        else {"model": labels.model, "runs": labels.runs, "invalid": labels.invalid, "prompts": labels.prompts},
         notes=notes,
     )
 
 
-def score_results_file(path: Path) -> ScoreReport:
-    return score_results(read_results_file(path), str(path))
+def score_results_file(path: Path, labels: JudgeLabels | None = None) -> ScoreReport:
+    return score_results(read_results_file(path), str(path), labels)

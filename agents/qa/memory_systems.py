@@ -107,6 +107,57 @@ def resolve_k(system: str, k: int | None) -> tuple[int, str]:
     return k, "--k on the command line"
 
 
+@dataclass(frozen=True)
+class MemoryQaPlan:
+    """The identity of a memory-systems QA run: its id, config, models and prompts (the run and its dry run
+    plan alike, so the dry run names the run it estimates)."""
+
+    run_id: str
+    config: dict[str, Any]
+    models: dict[str, Any]
+    prompts: MemoryQaPrompts
+    hashes: dict[str, str]
+    k: int
+
+
+def plan_memory_qa_run(
+    dataset_name: str,
+    item_ids: list[str],
+    system: str,
+    k: int | None,
+    prompts: PromptSet | None,
+    *,
+    answer_model: str,
+    judge_model: str,
+    memory_model: str | None,
+    encoder_id: str,
+) -> MemoryQaPlan:
+    cls = get_memory_system(system)
+    k_value, k_source = resolve_k(cls.name, k)
+    qa_prompts = MemoryQaPrompts.resolve(prompts, cls.name)
+    models = {
+        "answerer": answer_model,
+        "judge": judge_model,
+        "memory": memory_model if cls.needs_llm else None,
+        "encoder": encoder_id,
+    }
+    hashes = {t.name: t.sha256 for t in qa_prompts.all()}
+    identity = {"line": LINE, "system": cls.name, "builder": cls.builder, "k": k_value}
+    run_id = qa_run_id(dataset_name, item_ids, {**identity, "models": models, "prompts": hashes})
+    config: dict[str, Any] = {
+        **identity,
+        "label": f"{cls.name}@{k_value}",
+        "system_label": cls.label,
+        "k_source": k_source,
+        "search_recipe": cls.search_recipe,
+        "search": "the system's own search (SDK)" if cls.ranks_with_sdk else f"recipe {cls.search_recipe}",
+        "deviations": cls.deviations(),
+        "memory_tokens": TOKENIZER_NAME,
+        "prompts": {t.name: t.record() for t in qa_prompts.all()},
+    }
+    return MemoryQaPlan(run_id, config, models, qa_prompts, hashes, k_value)
+
+
 def run_memory_qa(
     store: EventStore,
     path: Path,
@@ -131,7 +182,7 @@ def run_memory_qa(
     if len(judge_llms) < judge_runs:
         raise QaError(f"{judge_runs} judge runs need {judge_runs} judge clients, got {len(judge_llms)}")
     cls = get_memory_system(system)  # UnknownMemorySystemError lists the registered names
-    k_value, k_source = resolve_k(cls.name, k)
+    k_value, _ = resolve_k(cls.name, k)
     if store.encoder is None:
         raise QaError("eval qa --system searches memories with the project's encoder: none is configured")
     emit = say or (lambda text: print(text, file=sys.stderr, flush=True))
@@ -141,27 +192,18 @@ def run_memory_qa(
         raise QaError(f"{path}: no {dataset} question found")
     questions = load_questions(store, item_ids)
     profile_ids = sorted({q.profile_id for q in questions})
-    qa_prompts = MemoryQaPrompts.resolve(prompts, cls.name)
-    models = {
-        "answerer": answer_llm.model,
-        "judge": judge_llms[0].model,
-        "memory": memory_llm.model if cls.needs_llm and memory_llm is not None else None,
-        "encoder": store.encoder.encoder_id,
-    }
-    hashes = {t.name: t.sha256 for t in qa_prompts.all()}
-    identity = {"line": LINE, "system": cls.name, "builder": cls.builder, "k": k_value}
-    run_id = qa_run_id(prepared.name, item_ids, {**identity, "models": models, "prompts": hashes})
-    config: dict[str, Any] = {
-        **identity,
-        "label": f"{cls.name}@{k_value}",
-        "system_label": cls.label,
-        "k_source": k_source,
-        "search_recipe": cls.search_recipe,
-        "search": "the system's own search (SDK)" if cls.ranks_with_sdk else f"recipe {cls.search_recipe}",
-        "deviations": cls.deviations(),
-        "memory_tokens": TOKENIZER_NAME,
-        "prompts": {t.name: t.record() for t in qa_prompts.all()},
-    }
+    plan = plan_memory_qa_run(
+        prepared.name,
+        item_ids,
+        cls.name,
+        k,
+        prompts,
+        answer_model=answer_llm.model,
+        judge_model=judge_llms[0].model,
+        memory_model=memory_llm.model if memory_llm is not None else None,
+        encoder_id=store.encoder.encoder_id,
+    )
+    run_id, config, models, qa_prompts, hashes = plan.run_id, plan.config, plan.models, plan.prompts, plan.hashes
     retriever = Retriever(store.driver, store.encoder, store.database)
     outcome = MemoryQaOutcome(run_id, config, MemoryQaSummary.empty(run_id, config, judge_runs))
     outcome.notes = list(prepared.notes)

@@ -190,6 +190,47 @@ def _structured_text(settings: LLMRoleSettings, messages: list[dict[str, Any]], 
     return request
 
 
+def estimate_memory_build(store: EventStore, system: str, profiles: list[str], memory: RoleEstimate) -> int:
+    """Add to `memory` the calls of building `system`'s memory of `profiles`: the pairs not built yet, times the
+    calls and tokens per pair measured by earlier builds of the system in this graph (else at least one call per
+    pair, tokens unknown). Returns the pairs still to build."""
+    from agents.history import load_public_history
+    from agents.memory.pairs import history_pairs
+
+    built = memory_build_costs(store, system, profiles).get("profiles", {})
+    pairs = 0
+    for p in profiles:
+        total = len(history_pairs(load_public_history(store.driver, store.database, p)))
+        pairs += max(0, total - int(built.get(p, {}).get("pairs", 0) or 0))
+    if not pairs:
+        return 0
+    measured = memory_build_costs(store, system).get("total", {})
+    if measured.get("pairs"):
+        per_pair = measured["llm_calls"] / measured["pairs"]
+        tokens_per_pair = (measured["tokens_in"] or 0) / measured["pairs"]
+        out_per_pair = (measured["tokens_out"] or 0) / measured["pairs"]
+        calls, tokens = round(per_pair * pairs), round(tokens_per_pair * pairs)
+        memory.add(
+            calls=calls, most_calls=calls, tokens=tokens, tokens_at_most=tokens,
+            out_at_most=round(out_per_pair * pairs),
+        )
+        memory.basis.append(
+            f"{system}: {pairs} pair(s) to build x {per_pair:.2f} calls and {tokens_per_pair:,.0f} input / "
+            f"{out_per_pair:,.0f} output tokens per pair, as measured over {measured['pairs']} pair(s) built "
+            "before in this graph (an estimate)"
+        )
+    else:
+        memory.calls_min += pairs  # at least one call per pair
+        memory.calls_max = None
+        memory.tokens_in_at_max = None
+        memory.tokens_out_max = None
+        memory.basis.append(
+            f"{system}: {pairs} pair(s) to build, at least one call each; calls and tokens per pair unknown "
+            "(no earlier build of this system in the graph to measure; its prompts are the SDK's)"
+        )
+    return pairs
+
+
 def estimate_batch(store: EventStore, plan: BatchPlan, roles: LLMRoles, prompts: PromptSet) -> DryRun:
     """The dry run of a planned batch (reads only; sends nothing)."""
     from agents.runs.runner import _attempts_to_answer
@@ -215,39 +256,7 @@ def estimate_batch(store: EventStore, plan: BatchPlan, roles: LLMRoles, prompts:
         profiles = sorted({plan.profiles[i] for r in users for i in to_answer[r.run_id]})
         if not profiles or not get_memory_system(system).needs_llm:
             continue
-        from agents.history import load_public_history
-        from agents.memory.pairs import history_pairs
-
-        built = memory_build_costs(store, system, profiles).get("profiles", {})
-        pairs = 0
-        for p in profiles:
-            total = len(history_pairs(load_public_history(store.driver, store.database, p)))
-            pairs += max(0, total - int(built.get(p, {}).get("pairs", 0) or 0))
-        measured = memory_build_costs(store, system).get("total", {})
-        memory = estimates["memory"]
-        if measured.get("pairs"):
-            per_pair = measured["llm_calls"] / measured["pairs"]
-            tokens_per_pair = (measured["tokens_in"] or 0) / measured["pairs"]
-            out_per_pair = (measured["tokens_out"] or 0) / measured["pairs"]
-            calls, tokens = round(per_pair * pairs), round(tokens_per_pair * pairs)
-            memory.add(
-                calls=calls, most_calls=calls, tokens=tokens, tokens_at_most=tokens,
-                out_at_most=round(out_per_pair * pairs),
-            )
-            memory.basis.append(
-                f"{system}: {pairs} pair(s) to build x {per_pair:.2f} calls and {tokens_per_pair:,.0f} input / "
-                f"{out_per_pair:,.0f} output tokens per pair, as measured over {measured['pairs']} pair(s) built "
-                "before in this graph (an estimate)"
-            )
-        else:
-            memory.calls_min += pairs  # at least one call per pair
-            memory.calls_max = None
-            memory.tokens_in_at_max = None
-            memory.tokens_out_max = None
-            memory.basis.append(
-                f"{system}: {pairs} pair(s) to build, at least one call each; calls and tokens per pair unknown "
-                "(no earlier build of this system in the graph to measure; its prompts are the SDK's)"
-            )
+        estimate_memory_build(store, system, profiles, estimates["memory"])
     state_users = [r for r in plan.runs if r.method.needs_states]
     state_profiles = sorted({plan.profiles[i] for r in state_users for i in to_answer[r.run_id]})
     if state_profiles:

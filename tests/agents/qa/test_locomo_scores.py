@@ -1,12 +1,14 @@
 """LoCoMo QA scores as the memory-systems harness defines them (issue 24, items 2 and 3): set-overlap token F1
 and BLEU-1 on hand-computed cases, category 5 left out, and `eval qa score FILE` over a results file, with a
-malformed file refused at its JSON path and field."""
+malformed file refused at its JSON path and field; with a judge configured (the fake endpoint), J is the mean
++/- sample std of colabench's binary judge over its runs, category 5 its abstention rate."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,10 @@ from typer.testing import CliRunner
 
 from agents.qa.errors import QaError
 from agents.qa.locomo_scores import bleu1_score, f1_score, read_results_file, score_results
+from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.memory_systems_qa_script import MemorySystemsQaScript
+
+pytestmark = [pytest.mark.usefixtures("isolated_config")]
 
 F1_CASES = [
     ("7 May 2023", "7 May 2023", 1.0),
@@ -99,3 +105,64 @@ def test_eval_qa_without_path_or_subcommand_says_what_it_needs(tmp_path: Path) -
 
     done = CliRunner().invoke(app, ["eval", "qa"])
     assert done.exit_code != 0 and "--path" in done.output
+
+
+# J of a results file by colabench's own judge (the fake's scripted binary judge: CORRECT when the gold text is
+# in the response; adversarial: CORRECT when the response declines). Judge run 2 flips q2's verdict.
+def _judged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, FakeOpenAI]:
+    from cli import app
+
+    script = MemorySystemsQaScript(flip={"q2": {2}})
+    with FakeOpenAI(script) as fake:
+        monkeypatch.setenv("COLABENCH_LLM_JUDGE_BASE_URL", fake.base_url)
+        monkeypatch.setenv("COLABENCH_LLM_JUDGE_MODEL", "fake-model")
+        monkeypatch.setenv("COLABENCH_LLM_MAX_RETRIES", "0")
+        done = CliRunner().invoke(app, ["eval", "qa", "score", *args])
+    assert "Traceback" not in done.output, done.output
+    return done.exit_code, done.output, fake
+
+
+def test_with_a_judge_configured_j_is_the_mean_and_std_over_judge_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "scores.json"
+    code, output, fake = _judged(tmp_path, monkeypatch, str(_results(tmp_path, ROWS)), "--out", str(out))
+    assert code == 0, output
+    # 4 questions (category 5 included, with the adversarial prompt) x 3 runs, each reaching the endpoint
+    assert len(fake.requests) == 4 * 3
+    adversarial = [r for r in fake.requests if "trick question" in r["messages"][0]["content"]]
+    assert len(adversarial) == 3
+    data = json.loads(out.read_text())
+    assert data["j_source"] == "judge" and data["judge"]["runs"] == 3 and data["judge"]["invalid"] == 0
+    overall = data["overall"]
+    # q1 correct every run; q2 wrong except in run 2; q4 ("a dog" not in "a big dog") wrong
+    assert overall["j_judge_runs"] == pytest.approx([1 / 3, 2 / 3, 1 / 3])
+    assert overall["j_judge"] == pytest.approx(4 / 9)
+    assert overall["j_judge_std"] == pytest.approx(statistics.stdev([1 / 3, 2 / 3, 1 / 3]))
+    by_category = {c["category"]: c for c in data["categories"]}
+    assert by_category["2"]["j_judge_runs"] == [1.0, 1.0, 1.0] and by_category["2"]["j_judge_std"] == 0.0
+    assert by_category["1"]["j_judge_runs"] == pytest.approx([0.0, 1.0, 0.0])
+    # category 5 apart: "Berlin" does not decline, so the abstention rate is 0 in every run
+    assert data["abstention"]["n"] == 1 and data["abstention"]["j_judge_runs"] == [0.0, 0.0, 0.0]
+    # the file's own labels stay beside the judge's, and F1 is unchanged
+    assert overall["j"] == pytest.approx(0.5) and overall["f1"] == pytest.approx((0.0 + 1.0 + 0.8) / 3)
+    assert "J (judge, 3 run(s))" in output and "J (file)" in output and "44.44 ± 19.25" in output
+    # no rationale (gold) leaves: the report holds labels only
+    assert "run 1" not in out.read_text() and "reason" not in out.read_text()
+
+
+def test_judge_runs_zero_or_a_malformed_file_sends_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, output, fake = _judged(tmp_path, monkeypatch, str(_results(tmp_path, ROWS)), "--judge-runs", "0")
+    assert code == 0 and fake.requests == [] and "J (file)" in output and "J (judge" not in output
+    bad = _results(tmp_path, {"c": [{"question": "q", "answer": "a", "response": "r", "category": 9}]})
+    code, output, fake = _judged(tmp_path, monkeypatch, str(bad))
+    assert code != 0 and "category: expected 1-5" in output and fake.requests == []
+
+
+def test_without_a_judge_and_without_labels_it_says_j_is_absent(tmp_path: Path) -> None:
+    from cli import app
+
+    rows = {"c": [{"question": "q", "answer": "Paris", "response": "Paris", "category": 1}]}
+    done = CliRunner().invoke(app, ["eval", "qa", "score", str(_results(tmp_path, rows))])
+    assert done.exit_code == 0, done.output
+    assert "no J: the file records no labels and no judge is configured" in " ".join(done.output.split())
