@@ -18,8 +18,8 @@ from graph.events import (
 )
 from graph.fingerprint import compute_fingerprint
 from graph.projection import LoggedEvent, ProjectionError, group_consecutive
-from graph.replay import drop_projection, replay
 from graph.quiet_params import QuietList
+from graph.replay import drop_projection, replay
 from graph.store import EventStore
 from tests.graph_counts import count
 
