@@ -21,7 +21,7 @@ printed with its phases and once more without the system's own search (query emb
 the system's work rather than the harness's and is reported as search p50 / p95.
 
     python bench/bench_eval_qa.py [--path FILE] [--k 10] [--recipe RAW_TURNS|KEYWORD]
-        [--systems raw_turns[,amem]] [--locomo-conversations 1] [--judge-runs 3] [--skip-lme]
+        [--systems raw_turns[,amem]] [--locomo-conversations 1] [--locomo FILE] [--judge-runs 3] [--skip-lme]
 """
 
 from __future__ import annotations
@@ -55,12 +55,12 @@ LOCOMO = REPO.parent / "shared" / "data" / "locomo" / "locomo10.json"
 LOCOMO_FIXTURE = REPO / "tests" / "fixtures" / "locomo" / "locomo_mini.json"
 
 
-def locomo_slice(conversations: int) -> Path:
-    """The first `conversations` conversations of the shared locomo10 in a file of their own (the fixture when
-    the shared data is absent)."""
-    if not LOCOMO.exists():
+def locomo_slice(conversations: int, source: Path = LOCOMO) -> Path:
+    """The first `conversations` conversations of the shared locomo10 (or `source`) in a file of their own (the
+    fixture when that file is absent)."""
+    if not source.exists():
         return LOCOMO_FIXTURE
-    data = json.loads(LOCOMO.read_text(encoding="utf-8"))[:conversations]
+    data = json.loads(source.read_text(encoding="utf-8"))[:conversations]
     path = Path(tempfile.mkdtemp()) / f"locomo{conversations}.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -89,8 +89,10 @@ def memory_pass(store: EventStore, fake: FakeOpenAI, path: Path, system: str, ju
         roles.close()
 
 
-def memory_line(store: EventStore, systems: list[str], conversations: int, judge_runs: int) -> None:
-    path = locomo_slice(conversations)
+def memory_line(
+    store: EventStore, systems: list[str], conversations: int, judge_runs: int, source: Path = LOCOMO
+) -> None:
+    path = locomo_slice(conversations, source)
     with FakeOpenAI(MemorySystemsQaScript(fallback=AmemScript())) as fake:
         for system in systems:
             started = time.perf_counter()
@@ -152,6 +154,9 @@ def main() -> None:
     parser.add_argument("--recipe", default="RAW_TURNS", help="RAW_TURNS (cosine + BM25) or KEYWORD (BM25 only)")
     parser.add_argument("--systems", default="raw_turns", help="memory systems for the eval qa --system passes")
     parser.add_argument("--locomo-conversations", type=int, default=1)
+    parser.add_argument(
+        "--locomo", type=Path, default=LOCOMO, help="the LoCoMo file to cut (default: the shared locomo10.json)"
+    )
     parser.add_argument("--judge-runs", type=int, default=3)
     parser.add_argument("--skip-lme", action="store_true", help="only the memory-systems line")
     args = parser.parse_args()
@@ -160,7 +165,11 @@ def main() -> None:
         store = EventStore(driver, encoder=encoder)
         store.ensure_schema()
         memory_line(
-            store, [x.strip() for x in args.systems.split(",") if x.strip()], args.locomo_conversations, args.judge_runs
+            store,
+            [x.strip() for x in args.systems.split(",") if x.strip()],
+            args.locomo_conversations,
+            args.judge_runs,
+            args.locomo,
         )
         if args.skip_lme:
             return

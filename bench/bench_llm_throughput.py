@@ -4,7 +4,8 @@
 
 Per level the server is started afresh (an empty prefix cache, so no level profits from an earlier one's
 prompts), the LLM response cache is off (every call reaches the server), and one `run --fresh` answers the
-same attempts on a throwaway Neo4j holding the sample. Between the harness and the server sits a recording
+same attempts on a throwaway Neo4j holding the sample (or the server COLABENCH_BENCH_NEO4J_URI names, which the
+bench wipes). Between the harness and the server sits a recording
 pass-through proxy of this script (loopback, one thread per request) that notes when each request was in flight
 and reads the reply's usage and llama.cpp timings. Printed per level:
 
@@ -24,10 +25,17 @@ SmolLM2's answers mean nothing; what is measured is the harness around a real se
 window.
 
     python bench/bench_llm_throughput.py [--levels 1,2,4] [--slots 4] [--methods HYBRID,KEYWORD] [--items 6]
-                                         [--max-tokens 256] [--judges none] [--build]
+                                         [--max-tokens 256] [--judges none]
+                                         [--build | --base-url URL --model NAME | --fake-latency-ms MS]
 
 Without --build, a machine where llama-server is not built yet prints "skipped" (so `make bench` does not start a
 20-minute build).
+
+`--fake-latency-ms MS` measures the harness against the project's fake endpoint (tests/fake_openai) instead, each
+reply held MS ms, every level on one fake: a stand-in for a machine without llama-server, whose output says
+so. Its replies answer at once without a tool call (as SmolLM2 did in the measured runs); give MS as the real
+server's measured time per request so the harness share compares (2540 ms: the concurrency-1 level of the
+2026-12-04 figures in docs/benchmarks.md). Its prefix-cache and generation figures are the fake's, not a server's.
 """
 
 from __future__ import annotations
@@ -54,9 +62,8 @@ from urllib.parse import urlsplit
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from graph.connection import open_driver  # noqa: E402
+from bench.neo4j_for_bench import bench_neo4j_server  # noqa: E402
 from graph.embeddings import load_encoder  # noqa: E402
-from graph.server import throwaway_server  # noqa: E402
 from graph.store import EventStore  # noqa: E402
 from ingest.pipeline import load_input, write_events  # noqa: E402
 
@@ -260,8 +267,31 @@ def main() -> None:
         "per level (its prefix cache then carries over from level to level)",
     )
     parser.add_argument("--model", default="smollm2-135m", help="the model name to ask for (with --base-url)")
+    parser.add_argument(
+        "--fake-latency-ms",
+        type=float,
+        help="measure against the fake endpoint answering after this many ms per request (no llama-server; "
+        "labelled in the output)",
+    )
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n.strip()]
+    if args.fake_latency_ms is not None:
+        if args.base_url or args.build:
+            raise SystemExit("--fake-latency-ms replaces the server: not with --base-url or --build")
+        from tests.fake_openai import FakeOpenAI
+        from tests.fake_openai.server import Reply
+
+        def answer(_body: dict[str, Any]) -> Reply:
+            return Reply.text("The answer, from what the history says, is in the documents I was shown.")
+
+        with FakeOpenAI(answer, latency_s=args.fake_latency_ms / 1000, n_ctx=CTX_PER_SLOT) as fake:
+            args.base_url = fake.base_url
+            args.server_label = (
+                f"FAKE endpoint (tests/fake_openai) holding each reply {args.fake_latency_ms:.0f} ms, no tool calls: "
+                "not a real server"
+            )
+            measure_levels(args, levels)
+        return
     if not args.base_url and not args.build and subprocess.run(["bash", str(LLAMA), "ready"]).returncode != 0:
         print(
             "skipped: llama-server or the SmolLM2 model is not there yet (`scripts/llama_server.sh prepare` or "
@@ -274,9 +304,12 @@ def main() -> None:
         prepared = subprocess.run(["bash", str(LLAMA), "prepare"], stdout=subprocess.PIPE, text=True)
         if prepared.returncode != 0:
             raise SystemExit("scripts/llama_server.sh prepare failed")
+    measure_levels(args, levels)
+
+
+def measure_levels(args: argparse.Namespace, levels: list[int]) -> None:
     with tempfile.TemporaryDirectory(prefix="colabench-bench-llm-") as home:  # noqa: SIM117 - home first
-        with throwaway_server(Path(home) / "neo4j", heap="1g", pagecache_mib=256) as (settings, _status):
-            driver = open_driver(settings)
+        with bench_neo4j_server(heap="1g", pagecache_mib=256) as (settings, driver, _pid):
             store = EventStore(driver, encoder=load_encoder())
             store.ensure_schema()
             write_events(store, load_input(SAMPLE))
@@ -291,7 +324,7 @@ def main() -> None:
                 "COLABENCH_LLM_TIMEOUT_S": "600",
             }  # fmt: skip
             server = (
-                f"{args.model} at {args.base_url} (one server for every level)"
+                getattr(args, "server_label", None) or f"{args.model} at {args.base_url} (one server for every level)"
                 if args.base_url
                 else f"SmolLM2-135M on llama-server with {args.slots} slot(s), started afresh per level"
             )
@@ -302,11 +335,8 @@ def main() -> None:
                 + " / ".join(f"{v:.1f}" for v in os.getloadavg()),
                 flush=True,
             )
-            try:
-                for level in levels:
-                    measure(store, base_env, args, level, Path(home))
-            finally:
-                driver.close()
+            for level in levels:
+                measure(store, base_env, args, level, Path(home))
 
 
 def measure(store: EventStore, base_env: dict[str, str], args: argparse.Namespace, level: int, home: Path) -> None:

@@ -539,7 +539,9 @@ class QaAnswerJudged(DomainEvent):
 
     TYPE: ClassVar[str] = "QaAnswerJudged"
     KEY: ClassVar[tuple[str, ...]] = ("judgment_id",)
-    CONFLICT: ClassVar[tuple[str, ...]] = ("answer_id",)
+    # Verdicts on one answer share a statement (its Cypher mirrors the latest of them on the answer); a verdict
+    # given again under its id does not.
+    CONFLICT: ClassVar[tuple[str, ...]] = ("judgment_id",)
     OMIT_AT_DEFAULT: ClassVar[dict[str, Any]] = {"judge_run": 1}
     judgment_id: Identifier
     answer_id: Identifier

@@ -1,8 +1,9 @@
 """The event store: an append-only, hash-chained log of :Event nodes in Neo4j.
 
-`append` writes new events and their projection in one transaction: it takes the log's write lock,
-skips events whose content id is already in the log (re-appending is a no-op), assigns gap-free seq
-numbers, chains hashes, creates the :Event nodes with UNWIND and applies the projections.
+`append` writes new events and their projection in one transaction: it takes the log's write lock (reading
+in the same statement which of its events are logged already), skips events whose content id is already in
+the log (re-appending is a no-op), assigns gap-free seq numbers, chains hashes, creates the :Event nodes with
+UNWIND and moves the head in one statement, and applies the projections.
 """
 
 from __future__ import annotations
@@ -142,13 +143,12 @@ class EventStore:
         self.warm((new.event.TYPE, payload) for new, payload in prepared.values())
 
         def work(tx: ManagedTransaction) -> AppendResult:
-            head = tx.run(load_cypher("log/lock_head"), genesis=GENESIS_HASH).single()
+            head = tx.run(load_cypher("log/lock_head_and_existing"), genesis=GENESIS_HASH, ids=list(prepared)).single()
             assert head is not None
             seq, prev = int(head["seq"]), str(head["hash"])
             if guard is not None and not guard(tx):
                 return AppendResult(0, len(events), seq, prev, refused=True)
-            record = tx.run(load_cypher("log/existing_ids"), ids=list(prepared)).single()
-            existing = set(record["existing"]) if record else set()
+            existing = set(head["existing"])
             recorded_at = now_iso()
             stored: list[StoredEvent] = []
             for event_id, (new, payload) in prepared.items():
@@ -192,9 +192,8 @@ class EventStore:
             }
             for e in stored
         ]
-        tx.run(load_cypher("log/create_events"), rows=rows).consume()
+        tx.run(load_cypher("log/create_events"), rows=rows, seq=stored[-1].seq, hash=stored[-1].hash).consume()
         project_events(tx, stored, self.encoder)
-        tx.run(load_cypher("log/set_head"), seq=stored[-1].seq, hash=stored[-1].hash).consume()
 
     def import_stored(self, stored: Sequence[StoredEvent]) -> None:
         """Append records that already carry seq and hashes (import); they must continue the chain."""

@@ -7,6 +7,7 @@ retrieval figures and records nothing."""
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -277,7 +278,14 @@ def _status(prepared: PreparedQuestion | None) -> str | None:
 
 
 class _BufferedWriter:
-    """Collects events and appends them in one transaction when `every_s` has passed since the last append."""
+    """Collects events and appends them in one transaction when `every_s` has passed since the last append.
+
+    A due batch is appended on a thread of its own while the loop goes on (the next question's search and LLM
+    calls overlap Neo4j's write); one batch is in flight at a time, so the batches and their order are those of
+    appending in the loop. `flush` waits for it and appends the rest. A batch whose append failed goes back in
+    front of `pending` and its error is raised by the next `add` or `flush` (which still tries to append what is
+    pending, as the caller's final flush did before). `seconds_in_periodic_flushes`: the time the loop waited
+    for an earlier batch before handing over the next."""
 
     def __init__(self, store: EventStore, every_s: float) -> None:
         self.store = store
@@ -285,19 +293,50 @@ class _BufferedWriter:
         self.pending: list[NewEvent] = []
         self.last = time.monotonic()
         self.seconds_in_periodic_flushes = 0.0
+        self._inflight: tuple[threading.Thread, list[NewEvent], list[BaseException]] | None = None
 
     def add(self, events: list[NewEvent]) -> None:
         self.pending.extend(events)
         if time.monotonic() - self.last >= self.every_s:
             started = time.perf_counter()
-            self.flush()
+            self._wait()
+            batch, self.pending = self.pending, []
+            failed: list[BaseException] = []
+            thread = threading.Thread(target=self._append, args=(batch, failed), name="qa-append", daemon=True)
+            self._inflight = (thread, batch, failed)
+            thread.start()
+            self.last = time.monotonic()
             self.seconds_in_periodic_flushes += time.perf_counter() - started
 
+    def _append(self, batch: list[NewEvent], failed: list[BaseException]) -> None:
+        try:
+            self.store.append(batch)
+        except BaseException as exc:  # raised in the loop's thread by _wait
+            failed.append(exc)
+
+    def _wait(self) -> None:
+        """Wait for the batch in flight; if its append failed, put it back in front and raise the error."""
+        if self._inflight is None:
+            return
+        thread, batch, failed = self._inflight
+        thread.join()
+        self._inflight = None
+        if failed:
+            self.pending = batch + self.pending
+            raise failed[0]
+
     def flush(self) -> None:
+        error: BaseException | None = None
+        try:
+            self._wait()
+        except BaseException as exc:
+            error = exc
         if self.pending:
             self.store.append(self.pending)
             self.pending = []
         self.last = time.monotonic()
+        if error is not None:
+            raise error
 
 
 def _answer_and_judge(

@@ -1,7 +1,9 @@
 // $rows: {seq, judgment_id, answer_id, qa_run_id, item_id, rule, correct, rationale, valid, judge_model,
 //         prompt_name, prompt_sha256, tokens_in, tokens_out, judge_run (absent: 1),
 //         exchange (absent when none)}
-// The per-type verdict on a QA answer; the latest one is mirrored on the answer as `correct`.
+// The per-type verdict on a QA answer; the latest one (highest seq) is mirrored on the answer as `correct`.
+// Several verdicts on one answer may share this statement (the N judge runs of the memory-systems line): the
+// answer takes the values of its latest row here, as it would applying the rows one statement each in seq order.
 UNWIND $rows AS row
 MATCH (a:QaAnswer {id: row.answer_id})
 MERGE (j:QaJudgment {id: row.judgment_id})
@@ -13,5 +15,9 @@ SET j.answer_id = row.answer_id, j.qa_run_id = row.qa_run_id, j.item_id = row.it
     j.updated_seq = row.seq
 MERGE (a)-[jb:JUDGED_BY]->(j)
 ON CREATE SET jb.seq = row.seq
-SET a.correct = row.correct, a.judged_seq = row.seq
+WITH a, collect(row) AS verdicts
+WITH a, verdicts, reduce(last = verdicts[0], v IN verdicts | CASE WHEN v.seq > last.seq THEN v ELSE last END) AS latest
+SET a.correct = latest.correct, a.judged_seq = latest.seq
+WITH verdicts
+UNWIND verdicts AS row
 RETURN collect(row.judgment_id) AS applied

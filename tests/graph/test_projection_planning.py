@@ -7,9 +7,19 @@ from __future__ import annotations
 import pytest
 
 from bench.bench_event_store import conversation_log
-from graph.events import FactRecorded, NewEvent, ProfileCreated
-from graph.projection import ProjectionError
+from graph.events import (
+    FactRecorded,
+    ItemCreated,
+    NewEvent,
+    ProfileCreated,
+    QaAnswered,
+    QaAnswerJudged,
+    QaRunStarted,
+)
+from graph.fingerprint import compute_fingerprint
+from graph.projection import LoggedEvent, ProjectionError, group_consecutive
 from graph.quiet_params import QuietList
+from graph.replay import drop_projection, replay
 from graph.store import EventStore
 from tests.graph_counts import count
 
@@ -54,3 +64,60 @@ def test_a_quiet_list_packs_as_its_items_and_formats_as_its_length(store: EventS
     assert repr({"rows": rows}) == "{'rows': <1000 items>}"
     record = store.driver.execute_query("UNWIND $rows AS row RETURN count(row) AS c, sum(row.n) AS s", rows=rows)[0][0]
     assert (record["c"], record["s"]) == (1000, sum(range(1000)))
+
+
+def _qa_answer_log() -> list[NewEvent]:
+    """A profile, an item, a QA run and one answer to it (what QaAnswerJudged verdicts attach to)."""
+    return [
+        NewEvent(ProfileCreated(profile_id="pq", dataset="unit"), "test"),
+        NewEvent(ItemCreated(item_id="iq", profile_id="pq", dataset="unit", question="q?"), "test"),
+        NewEvent(QaRunStarted(qa_run_id="qr", dataset="unit", source="x", item_ids=["iq"]), "test"),
+        NewEvent(
+            QaAnswered(answer_id="qr:iq", qa_run_id="qr", item_id="iq", answer="a", model="m", prompt_sha256="h"),
+            "test",
+        ),
+    ]
+
+
+def _verdicts(answer_id: str, correct: list[bool]) -> list[NewEvent]:
+    return [
+        NewEvent(
+            QaAnswerJudged(
+                judgment_id=f"{answer_id}:judge:{run}", answer_id=answer_id, qa_run_id="qr", item_id="iq",
+                rule="binary", correct=ok, judge_model="m", prompt_name="p", prompt_sha256="h", judge_run=run,
+            ),
+            "test",
+        )
+        for run, ok in enumerate(correct, start=1)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("correct", [[True, False, True], [True, True, False], [False, True, False, True]])
+def test_verdicts_on_one_answer_in_one_statement_project_as_one_statement_each(
+    store: EventStore, correct: list[bool]
+) -> None:
+    """The N judge runs on one answer share a statement: the answer mirrors the latest verdict, exactly as when
+    the verdicts are appended one transaction each, and a replay in pages of any size gives the same graph."""
+    verdicts = _verdicts("qr:iq", correct)
+    assert [kind for kind, _ in group_consecutive([_logged(i, v) for i, v in enumerate(verdicts, 1)])] == [
+        "QaAnswerJudged"
+    ]
+    store.append(_qa_answer_log())
+    for verdict in verdicts:  # one transaction (one statement) per verdict
+        store.append([verdict])
+    one_by_one = compute_fingerprint(store.driver)
+    answer = store.driver.execute_query("MATCH (a:QaAnswer) RETURN a.correct AS c, a.judged_seq AS s")[0][0]
+    assert (answer["c"], answer["s"]) == (correct[-1], store.head().seq)
+
+    store.driver.execute_query("MATCH (n) DETACH DELETE n")
+    store.ensure_schema()
+    store.append(_qa_answer_log() + verdicts)  # one transaction, the verdicts in one statement
+    assert compute_fingerprint(store.driver) == one_by_one
+    for page_size in (1, 2, 5000):
+        drop_projection(store)
+        replay(store, page_size=page_size)
+        assert compute_fingerprint(store.driver) == one_by_one
+
+
+def _logged(seq: int, new: NewEvent) -> LoggedEvent:
+    return LoggedEvent(seq, new.event.TYPE, new.event.payload())

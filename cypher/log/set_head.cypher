@@ -1,2 +1,0 @@
-MATCH (h:LogHead {id: 'head'})
-SET h.seq = $seq, h.hash = $hash
