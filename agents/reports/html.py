@@ -88,7 +88,7 @@ def render_html(data: dict[str, Any]) -> str:
     )
     lead = headline_lines(data)
     if lead:
-        parts.append("<h2>Headline</h2>" + "".join(f"<p>{escape(line)}</p>" for line in lead))
+        parts.append("<h2>Headline</h2>" + "".join(f"<p>{note_html(line)}</p>" for line in lead))
     for note in data["notes"]:
         parts.append(f"<div class='note'>{note_html(note)}</div>")
     parts.append(_summary(data))
@@ -227,6 +227,7 @@ def _comparisons(data: dict[str, Any]) -> str:
                 forest_rows,
                 colour=colours.get(comp.get("method_run", "")),
                 axis_label=f"gain over {baseline} (pp)",
+                series=method,
             )
         )
         out.extend(table)

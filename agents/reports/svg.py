@@ -4,6 +4,7 @@ forest plot of paired gains with intervals, a count heat map and a labelled scat
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from html import escape
 
 from agents.reports.text_metrics import text_width, wrap_to_width
@@ -70,7 +71,7 @@ def grouped_bars(
             h = plot_h * max(0.0, min(1.0, value))
             body.append(
                 f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar_w - 3:.1f}" height="{h:.1f}" '
-                f'fill="{fills[si]}"><title>{escape(series[si][0])}: {value:.3f} (n={ns[ci]})</title></rect>'
+                f'fill="{fills[si]}" data-series="{escape(series[si][0])}"><title>{escape(series[si][0])}: {value:.3f} (n={ns[ci]})</title></rect>'
             )
             label = f"{value * 100:.0f}" if percent else f"{value:.2f}"
             body.append(_text(x + (bar_w - 3) / 2, top + plot_h - h - 3, label, 9))
@@ -80,7 +81,10 @@ def grouped_bars(
     for row, entries in enumerate(legend):
         y = legend_top + row * LEGEND_ROW_H
         for si, lx in entries:
-            body.append(f'<rect x="{10 + lx:.1f}" y="{y}" width="10" height="10" fill="{fills[si]}"/>')
+            body.append(
+                f'<rect x="{10 + lx:.1f}" y="{y}" width="10" height="10" fill="{fills[si]}" '
+                f'data-series="{escape(series[si][0])}"/>'
+            )
             body.append(_text(10 + lx + 14, y + 9, series[si][0], LEGEND_SIZE, "start", 'class="legend"'))
     return _frame(width, height, title, body)
 
@@ -116,10 +120,12 @@ def forest(
     unit: str = "pp",
     colour: str | None = None,
     axis_label: str | None = None,
+    series: str | None = None,
 ) -> str:
     """One row per gain: point estimate and interval on a shared axis with a zero line; n on the right. The
     label margin is sized to the widest label (long ones wrap), so no label is clipped; the picture is as wide
-    as its title too. Points take `colour` (the method's), else blue for a gain and red for a loss."""
+    as its title too. Points take `colour` (the method's, named by `series`), else blue for a gain and red for a
+    loss."""
     usable = [r for r in rows if not math.isnan(r[1])]
     if not usable:
         return _empty(title, "no paired gains")
@@ -145,6 +151,7 @@ def forest(
     body = [
         f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 30}" stroke="#999" stroke-dasharray="3,3"/>'
     ]
+    series_attr = f' data-series="{escape(series)}"' if series else ""
     row_top = float(top)
     for i, (label, est, low, high, n) in enumerate(rows):
         y = row_top + row_hs[i] / 2
@@ -162,7 +169,7 @@ def forest(
         point = colour or (PALETTE[0] if est >= 0 else PALETTE[3])
         interval = f" [{low:.2f}, {high:.2f}]" if not math.isnan(low) else ""
         body.append(
-            f'<circle cx="{sx(est):.1f}" cy="{y:.1f}" r="4.5" fill="{point}">'
+            f'<circle cx="{sx(est):.1f}" cy="{y:.1f}" r="4.5" fill="{point}"{series_attr}>'
             f"<title>{escape(label)}: {est:+.2f} {unit}{interval}, n={n}</title></circle>"
         )
         body.append(_text(width - right + 8, y + 4, f"{est:+.1f} (n={n})", 10, "start"))
@@ -205,19 +212,34 @@ SCATTER_LABEL_SIZE = 10
 _SCATTER_LINE_H = 13.0
 
 
-def place_labels(anchors: list[tuple[float, float, float]], *, top: float, bottom: float) -> list[float]:
-    """Baselines for point labels so that no two overlap: each label (x, wanted baseline, width) keeps its x;
-    labels whose x ranges overlap are pushed apart vertically (at least one line apart), kept within
-    [top, bottom]. Returns the baselines in the input's order."""
+def place_labels(
+    anchors: list[tuple[float, float, float]],
+    *,
+    top: float,
+    bottom: float,
+    obstacles: Sequence[tuple[float, float, float, float]] = (),
+) -> list[float]:
+    """Baselines for point labels so that no two overlap and none covers a point: each label (x, wanted
+    baseline, width) keeps its x and moves down a line at a time past any label or obstacle box (x0, y0, x1,
+    y1; the points) it would cover, within [top, bottom]. Returns the baselines in the input's order."""
     order = sorted(range(len(anchors)), key=lambda i: anchors[i][1])
     placed: dict[int, float] = {}
+
+    def clashes(x: float, y: float, w: float) -> bool:
+        box = (x - 2, y - SCATTER_LABEL_SIZE, x + w + 2, y + 3)
+        for j, yj in placed.items():
+            xj, _, wj = anchors[j]
+            if box[0] < xj + wj + 2 and xj - 2 < box[2] and box[1] < yj + 3 and yj - SCATTER_LABEL_SIZE < box[3]:
+                return True
+        return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in obstacles)
+
     for i in order:
         x, y, w = anchors[i]
         y = max(y, top)
-        for j in sorted(placed, key=lambda j: placed[j]):
-            xj, _, wj = anchors[j]
-            if x < xj + wj + 4 and xj < x + w + 4 and abs(placed[j] - y) < _SCATTER_LINE_H:
-                y = placed[j] + _SCATTER_LINE_H
+        for _ in range(40):  # at most 40 lines down
+            if not clashes(x, y, w):
+                break
+            y += _SCATTER_LINE_H
         placed[i] = y
     overflow = max(placed.values(), default=bottom) - bottom
     if overflow > 0:  # pushed past the bottom: move the whole stack up (never above the top)
@@ -275,10 +297,11 @@ def scatter(
         on_right = sx(x) + 9 + w <= width - 4
         start = sx(x) + 9 if on_right else sx(x) - 9 - w
         anchors.append((start, sy(y) + 4, w))
-    baselines = place_labels(anchors, top=top + 10, bottom=top + plot_h + 4)
+    dots = [(sx(x) - 7, sy(y) - 7, sx(x) + 7, sy(y) + 7) for _, x, y in points]
+    baselines = place_labels(anchors, top=top + 10, bottom=top + plot_h + 4, obstacles=dots)
     for i, (label, x, y) in enumerate(points):
         body.append(
-            f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="6" fill="{fills[i]}">'
+            f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="6" fill="{fills[i]}" data-series="{escape(label)}">'
             f"<title>{escape(label)}: {y:.1%} at {x:,.0f}</title></circle>"
         )
         start, wanted, w = anchors[i]

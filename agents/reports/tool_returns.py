@@ -12,7 +12,7 @@ import re
 from html import escape
 from typing import Any
 
-from agents.reports.links import node_link
+from agents.reports.links import node_link, title_link
 
 SNIPPET_CHARS = 300  # per search result
 READ_SHOWN_CHARS = 4_000  # per read: the first lines up to this many characters
@@ -103,8 +103,8 @@ def _read_view(body: dict[str, Any], notes: list[str]) -> dict[str, Any]:
 
 
 def _doc_link(doc_id: str, title: Any) -> str:
-    name = f"<b>{escape(str(title))}</b> " if title else ""
-    return f"{name}{node_link(doc_id)}"
+    """The document's title linked into the browser, its id beside it (the id alone without a title)."""
+    return title_link(doc_id, {doc_id: {"title": title}} if title else {}, show_id=True)
 
 
 def render_return_html(view: dict[str, Any]) -> str:
