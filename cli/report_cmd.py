@@ -82,7 +82,11 @@ def run_retrieval_only(
 
 @expected_errors
 def report(
-    run_ids: list[str] = typer.Argument(None, help="run ids (the first is compared with each of the others)"),
+    run_ids: list[str] = typer.Argument(
+        None,
+        help="run ids (gains: each run minus No Memory + Hybrid when it is one of them, else the first minus each "
+        "other)",
+    ),
     latest: bool = typer.Option(False, "--latest", help="the most recent batch (or retrieval-only report)"),
     batch: str = typer.Option(None, "--batch", help="every run of this batch"),
     list_runs: bool = typer.Option(False, "--list", help="list the runs in the graph and stop"),

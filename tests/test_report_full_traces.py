@@ -142,7 +142,7 @@ def test_an_older_report_without_views_still_renders_its_returns(tmp_path: Path)
 
     body = {"documents": [{"rank": 1, "doc_id": "d1", "title": "Visas", "lines": "3-9", "snippet": "a visa"}]}
     shown = render_return_html(return_view("kb_search", json.dumps(body)))
-    assert "<ol class='ranked'>" in shown and "<b>Visas</b>" in shown and "&quot;" not in shown
+    assert "<ol class='ranked'>" in shown and 'title="d1">Visas</a>' in shown and "&quot;" not in shown
     cut = render_return_html(return_view("kb_search", json.dumps(body)[:30]))
     assert "returned text" in cut  # a cut-off response is labelled as text, not passed off as a list
     failed = render_return_html(return_view("read", json.dumps({"error": "no document x"}), ok=False))
