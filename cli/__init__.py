@@ -25,7 +25,10 @@ from cli import (
 )
 from cli.debug_log import set_debug
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB.")
+# Plain (click) help everywhere: option names are never cut, whatever the terminal's width.
+app = typer.Typer(
+    rich_markup_mode=None, no_args_is_help=True, add_completion=False, help="ColaBench evidence graph and MemKB."
+)
 
 
 @app.callback()
@@ -43,7 +46,11 @@ app.add_typer(events_cmd.app, name="events", help="Verify, export and import the
 ingest_cmd.register(app)
 app.add_typer(query_cmd.app, name="query", help="Search with a retrieval recipe, or read a document.")
 app.add_typer(memory_cmd.app, name="memory", help="Build memory cards and their document links.")
-app.add_typer(eval_cmd.app, name="eval", help="Evaluate retrieval (no LLM) on a dataset.")
+app.add_typer(
+    eval_cmd.app, name="eval",
+    help="Evaluate on a dataset: retrieval (no LLM, except --key-expansion facts / --time-aware llm), qa (a reader "
+    "and a judge) and memory (LLM memory judges).",
+)
 eval_memory_cmd.register(eval_cmd.app)
 serve_cmd.register(app)
 app.add_typer(profile_cmd.app, name="profile", help="Grow profiles: append sessions and turns, update memory.")

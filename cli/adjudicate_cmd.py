@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 import typer
 
 from cli.context import console, expected_errors, open_store
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 
 if TYPE_CHECKING:
     from agents.adjudication.models import VerdictCase
@@ -52,11 +52,11 @@ def adjudicate(
                 name for name, value in (("--verdict", verdict), ("--reason", reason), ("--by", by)) if not value
             ]
             if missing:
-                raise UsageError(
+                raise BadInputError(
                     f"--attempt needs {', '.join(missing)} too (or leave out --attempt to rule interactively)"
                 )
             if run_ids or list_only:
-                raise UsageError("--attempt records one ruling: give no run ids and no --list with it")
+                raise BadInputError("--attempt records one ruling: give no run ids and no --list with it")
             event = record_adjudication(
                 store,
                 AdjudicationRequest(
@@ -105,7 +105,7 @@ def _verdict(text: str) -> Literal["pass", "fail"]:
         return "pass"
     if value == "fail":
         return "fail"
-    raise UsageError(f"--verdict must be pass or fail, got {text!r}")
+    raise BadInputError(f"--verdict must be pass or fail, got {text!r}")
 
 
 def _interactive(store: EventStore, cases: list[VerdictCase], *, by: str | None, overrule: bool) -> None:

@@ -1,4 +1,5 @@
-"""`colabench eval retrieval`: the retrieval-line evaluation (no LLM), printed as tables and written as JSON."""
+"""`colabench eval`: the retrieval-line evaluation (`eval retrieval`, no LLM), printed as tables and written as
+JSON; `eval qa` and `eval memory` (LLM judges) live in cli/eval_qa_cmd.py and cli/eval_memory_cmd.py."""
 
 from __future__ import annotations
 
@@ -16,17 +17,17 @@ from agents.retrieval_eval.report import EvalReport, GroupSummary
 from cli.context import console, expected_errors, open_store
 from cli.ingest_cmd import resolve_dataset_path
 from cli.progress_lines import phase_progress
-from graph.errors import UsageError
+from graph.errors import BadInputError
 from query.recipes import RECIPES, parse_recipes
 from query.retriever import MAX_K, Retriever
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 def _register_qa() -> None:
     from cli.eval_qa_cmd import qa, score
 
-    qa_app = typer.Typer(invoke_without_command=True)
+    qa_app = typer.Typer(rich_markup_mode=None, invoke_without_command=True)
     qa_app.callback()(qa)
     qa_app.command("score")(score)
     app.add_typer(qa_app, name="qa", help="LongMemEval QA (reader + judge); `qa score FILE` re-scores LoCoMo results")
@@ -40,9 +41,9 @@ def parse_ks(text: str) -> list[int]:
     try:
         ks = sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError as exc:
-        raise UsageError(f"--k must be comma-separated integers, got {text!r}") from exc
+        raise BadInputError(f"--k must be comma-separated integers, got {text!r}") from exc
     if not ks or ks[0] < 1 or ks[-1] > MAX_K:
-        raise UsageError(f"--k values must lie in 1..{MAX_K}, got {text!r}")
+        raise BadInputError(f"--k values must lie in 1..{MAX_K}, got {text!r}")
     return ks
 
 
@@ -106,7 +107,7 @@ def retrieval(
         from query.keyword_analyzers import ANALYZERS
 
         if keyword_analyzer is not None and keyword_analyzer.strip().lower() not in ANALYZERS:
-            raise UsageError(f"--keyword-analyzer must be one of {', '.join(ANALYZERS)}, got {keyword_analyzer!r}")
+            raise BadInputError(f"--keyword-analyzer must be one of {', '.join(ANALYZERS)}, got {keyword_analyzer!r}")
         chosen = [r.with_keyword(keyword_analyzer, keyword_padding) for r in chosen]
     source = resolve_dataset_path(path)
     from cli.eval_qa_cmd import retrieval_expansion

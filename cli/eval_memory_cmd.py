@@ -17,7 +17,7 @@ from agents.memory.registry import memory_system_help
 from cli.context import console, err_console, expected_errors, open_store, progress_bar
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 
 EXIT_JUDGE_FAILURES = EXIT_ENDPOINT_OR_PARTIAL
 
@@ -51,7 +51,9 @@ def _resolve_profiles(store: Any, dataset: str, wanted: list[str]) -> tuple[str,
     if wanted:
         unknown = [p for p in wanted if p not in profiles]
         if unknown:
-            raise UsageError(f"profile(s) {unknown} are not profiles of dataset {dataset!r} ({len(profiles)} profiles)")
+            raise BadInputError(
+                f"profile(s) {unknown} are not profiles of dataset {dataset!r} ({len(profiles)} profiles)"
+            )
         profiles = [p for p in profiles if p in set(wanted)]
     if not profiles:
         raise UsageError(f"dataset {dataset!r} has no profiles")

@@ -57,7 +57,7 @@ def qa(
     ),
     dry_run: bool = typer.Option(
         False, "--dry-run",
-        help="print questions, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
+        help="print questions, calls and tokens per role and the cost ([llm.prices]); send and write nothing",
     ),
     max_cost: float = max_cost_option(),
     max_tokens: int = max_tokens_option(),

@@ -10,7 +10,7 @@ from cli.context import console, err_console, expected_errors, open_store, progr
 from graph.integrity import verify_chain
 from graph.transfer import export_log, import_log, log_file_version
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 @app.command()

@@ -1,7 +1,9 @@
 """The one exit-code scheme of every `colabench` command, and the code an expected error maps to.
 
-0 done as asked; 1 a crash or an expected error that is not bad input (no endpoint configured, an unknown
-run, Neo4j not reachable); 2 bad input (a file, line or field was rejected; nothing of it was written);
+0 done as asked; 1 a crash or an expected error that is not bad input (no endpoint configured, Neo4j not
+reachable, a port in use); 2 bad input (a file, line or field was rejected, nothing of it was written; or the
+command line named something that is not there: an unknown method, run, batch or dataset, an option value
+out of range, options that exclude each other);
 3 an endpoint failure or a partial result (requests refused or failing after every retry, an invalid reply,
 some attempts or judgments missing, a build or bundle that ended empty); 130 interrupted by Ctrl-C."""
 
@@ -35,9 +37,10 @@ def _endpoint_failure(exc: BaseException) -> bool:
 
 def exit_code_for(exc: BaseException) -> int:
     """The exit code of a command stopped by the expected error `exc`."""
+    from graph.errors import BadInputError
     from ingest.errors import InputError
 
-    if isinstance(exc, InputError):
+    if isinstance(exc, InputError | BadInputError):
         return EXIT_BAD_INPUT
     if _endpoint_failure(exc):
         return EXIT_ENDPOINT_OR_PARTIAL

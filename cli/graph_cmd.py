@@ -10,7 +10,7 @@ from graph.cypher_files import load_cypher
 from graph.fingerprint import compute_fingerprint
 from graph.replay import drop_projection, replay
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 @app.command()

@@ -9,9 +9,9 @@ import typer
 from rich.table import Table
 
 from cli.context import console, err_console, expected_errors
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 @app.command("settings")
@@ -25,6 +25,15 @@ def settings() -> None:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
+def not_configured_hint(role: str) -> str:
+    """What to set so that `role` has an endpoint (one line)."""
+    return (
+        f"set COLABENCH_LLM_BASE_URL and COLABENCH_LLM_MODEL (every role), or COLABENCH_LLM_{role.upper()}_BASE_URL "
+        f"and COLABENCH_LLM_{role.upper()}_MODEL (this role), or base_url and model in [llm] / [llm.{role}] of "
+        "colabench.toml; then `./colabench llm ping`"
+    )
+
+
 def settings_lines(roles: tuple[str, ...], load: Any, general: Any) -> list[str]:
     """The lines `llm settings` prints: a block per role, then the response cache."""
     from agents.llm.settings import public_url
@@ -32,7 +41,8 @@ def settings_lines(roles: tuple[str, ...], load: Any, general: Any) -> list[str]
     lines: list[str] = []
     for role in roles:
         s = load(role)
-        lines.append(f"{role}: {'configured' if s.configured else 'not configured'}")
+        state = "configured" if s.configured else f"not configured: {not_configured_hint(role)}"
+        lines.append(f"{role}: {state}")
         lines.append(f"  base URL  {public_url(s.base_url) if s.base_url else '-'}")
         lines.append(f"  model     {s.model or '-'}")
         lines.append(
@@ -118,7 +128,7 @@ def prompts(
     if show:
         records = prompt_set.records()
         if show not in records:
-            raise UsageError(f"unknown prompt {show!r}; prompts are {', '.join(records)}")
+            raise BadInputError(f"unknown prompt {show!r}; prompts are {', '.join(records)}")
         print(prompt_set[show].text)
         return
     table = Table(title="prompt templates")

@@ -8,7 +8,7 @@ from cli.context import console, expected_errors
 from graph.server import LocalNeo4jServer
 from graph.settings import Neo4jSettings
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 def _server() -> LocalNeo4jServer:

@@ -17,7 +17,7 @@ from cli.context import console, err_console, expected_errors, open_store, progr
 if TYPE_CHECKING:
     from query.retriever import Retriever
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 @app.command("append")

@@ -14,7 +14,7 @@ from query.corpus import Corpus
 from query.recipes import RECIPES
 from query.retriever import Retriever
 
-app = typer.Typer(no_args_is_help=True)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
 
 def corpus_from_options(sources: list[str] | None, prefixes: list[str] | None) -> Corpus | None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from graph.errors import UsageError
+from graph.errors import BadInputError
 
 
 def ray_address_option() -> Any:
@@ -22,9 +22,9 @@ def check_executor(executor: str, ray_address: str | None, default: str) -> None
     """Refuse an unknown executor or a cluster address without `--executor ray`; with Ray asked for, make sure
     it is installed (RayNotInstalled says how) before any work."""
     if executor not in (default, "ray"):
-        raise UsageError(f"--executor {executor!r}: choose {default} (the default) or ray")
+        raise BadInputError(f"--executor {executor!r}: choose {default} (the default) or ray")
     if ray_address and executor != "ray":
-        raise UsageError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
+        raise BadInputError("--ray-address names the Ray cluster of --executor ray: give it with --executor ray")
     if executor == "ray":
         from graph.ray_runtime import import_ray
 

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from cli.context import console, expected_errors, open_store
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -82,7 +82,11 @@ def run_retrieval_only(
 
 @expected_errors
 def report(
-    run_ids: list[str] = typer.Argument(None, help="run ids (the first is compared with each of the others)"),
+    run_ids: list[str] = typer.Argument(
+        None,
+        help="run ids (gains: each run minus No Memory + Hybrid when it is one of them, else the first minus each "
+        "other)",
+    ),
     latest: bool = typer.Option(False, "--latest", help="the most recent batch (or retrieval-only report)"),
     batch: str = typer.Option(None, "--batch", help="every run of this batch"),
     list_runs: bool = typer.Option(False, "--list", help="list the runs in the graph and stop"),
@@ -96,7 +100,7 @@ def report(
 
     chosen = sum(bool(x) for x in (run_ids, latest, batch, list_runs))
     if chosen != 1:
-        raise UsageError("give run ids, or exactly one of --latest, --batch ID, --list")
+        raise BadInputError("give run ids, or exactly one of --latest, --batch ID, --list")
     with open_store(with_encoder=False, check_schema=False) as store:
         with store.driver.session(database=store.database) as session:
             runs = [dict(r) for r in session.run(load_cypher("agents/runs_list"))]
@@ -131,10 +135,10 @@ def report(
             with store.driver.session(database=store.database) as session:
                 run_ids = [r["run_id"] for r in session.run(load_cypher("agents/batch_runs"), batch_id=batch)]
             if not run_ids:
-                raise UsageError(f"no runs in batch {batch!r}; `./colabench report --list` shows the batches")
+                raise BadInputError(f"no runs in batch {batch!r}; `./colabench report --list` shows the batches")
         missing = [r for r in run_ids if r not in known]
         if missing:
-            raise UsageError(f"unknown run id(s) {missing}; `./colabench report --list` shows the runs")
+            raise BadInputError(f"unknown run id(s) {missing}; `./colabench report --list` shows the runs")
         write_batch_report(store, list(run_ids), out=out, traces=traces)
 
 

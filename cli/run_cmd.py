@@ -17,7 +17,7 @@ from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
 from cli.spending_options import limit_spending, max_cost_option, max_tokens_option
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -53,7 +53,7 @@ def _resolve_dataset(store: Any, dataset: str) -> str:
     path = resolve_dataset_path(dataset)
     if not path.exists():
         listing = ", ".join(sorted(known)) or "none"
-        raise UsageError(f"{dataset!r} is neither a dataset in the graph ({listing}) nor a path")
+        raise BadInputError(f"{dataset!r} is neither a dataset in the graph ({listing}) nor a path")
     with console.status(f"reading {path} ..."):
         result = load_input(path)
     if result.dataset not in known:
@@ -73,12 +73,15 @@ def run(
     items: int = typer.Option(
         None,
         min=1,
-        help="only N items: the first N in item-id order (without an LLM: a stable subset of N, by id hash)",
+        help="only N items: with an LLM, the first N by item id (or the first N --item ids, in the order given); "
+        "without one, the retrieval line takes a stable subset of N chosen by the hash of the item ids",
     ),
     item: list[str] = typer.Option(None, "--item", help="only these item ids (repeatable)"),
     concurrency: int = typer.Option(4, min=1, max=64, help="attempts in flight at once"),
     judges: str = typer.Option(
-        "accuracy,error_analysis", help="accuracy, quality, error_analysis (comma-separated), all, or none"
+        "accuracy,error_analysis",
+        help="comma-separated judges: accuracy, quality, error_analysis, abstention, gotcha (the last two judge "
+        "only abstention and gotcha items); all (every one of the five) or none",
     ),
     max_rounds: int = typer.Option(4, min=0, max=20, help="tool-call rounds before the final answer round"),
     max_calls_per_round: int = typer.Option(
@@ -129,7 +132,7 @@ def run(
     ray_address: str = ray_address_option(),
     dry_run: bool = typer.Option(
         False, "--dry-run",
-        help="print items, attempts, calls and tokens per role and the cost (\\[llm.prices]); send and write nothing",
+        help="print items, attempts, calls and tokens per role and the cost ([llm.prices]); send and write nothing",
     ),
     max_cost: float = max_cost_option(),
     max_tokens: int = max_tokens_option(),
@@ -150,7 +153,7 @@ def run(
     from agents.runs.runner import BatchInterrupted, execute_batch
 
     if fresh and resume:
-        raise UsageError("--fresh starts a new batch and --resume continues one: give only one of them")
+        raise BadInputError("--fresh starts a new batch and --resume continues one: give only one of them")
     check_executor(executor, ray_address, "threads")
     specs = parse_methods(methods)
     judge_kinds = _parse_judges(judges)
@@ -233,7 +236,7 @@ def run(
             if worker:
                 console.print(f"worker {claims.worker}: claims expire {claim_ttl:g} s after their last renewal")
         elif worker_id:
-            raise UsageError("--worker-id names a worker: give it with --worker")
+            raise BadInputError("--worker-id names a worker: give it with --worker")
         ray_executor = None
         if executor == "ray":
             from agents.runs.ray_executor import RayExecutor
@@ -303,7 +306,7 @@ def _dry_run(
     known = known_datasets(store)
     if dataset not in known:
         listing = ", ".join(sorted(known)) or "none"
-        raise UsageError(
+        raise BadInputError(
             f"--dry-run reads the dataset from the graph and {dataset!r} is not there (datasets: {listing}); "
             "ingest it first (`./colabench ingest PATH`)"
         )

@@ -10,7 +10,7 @@ import typer
 def max_cost_option() -> Any:
     return typer.Option(
         None, "--max-cost", min=0.0, metavar="USD",
-        help="stop sending once this invocation's LLM cost reaches USD (needs \\[llm.prices] for every model used)",
+        help="stop sending once this invocation's LLM cost reaches USD (needs [llm.prices] for every model used)",
     )  # fmt: skip
 
 

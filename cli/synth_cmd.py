@@ -16,9 +16,9 @@ from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_ERROR
 from cli.ray_options import check_executor, ray_address_option
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 
-app = typer.Typer(no_args_is_help=True, add_completion=False)
+app = typer.Typer(rich_markup_mode=None, no_args_is_help=True, add_completion=False)
 
 NO_LLM = (
     "[yellow]no LLM configured for the synthesis role[/] (set COLABENCH_LLM_SYNTHESIS_BASE_URL or "
@@ -41,7 +41,7 @@ def _caps(values: list[str]) -> dict[str, int]:
     for value in values:
         role, sep, number = value.partition("=")
         if not sep or not number.strip().isdigit():
-            raise UsageError(f"--cap {value!r}: expected ROLE=TOKENS, e.g. blind_solver=24576")
+            raise BadInputError(f"--cap {value!r}: expected ROLE=TOKENS, e.g. blind_solver=24576")
         caps[role.strip()] = int(number)
     return caps
 
@@ -260,7 +260,7 @@ def _stage_command(name: str) -> None:
         no_endpoint_check: bool = endpoint_check_option(),
     ) -> None:
         if documents not in ("referenced", "kb"):
-            raise UsageError(f"--documents {documents!r}: expected referenced or kb")
+            raise BadInputError(f"--documents {documents!r}: expected referenced or kb")
         _synthesize(
             _STAGE_SETS[name],
             dataset=dataset,
@@ -311,7 +311,7 @@ def export(
 ) -> None:
     """Write a synthesized dataset as a bundle (no LLM needed) and check it."""
     if documents not in ("referenced", "kb"):
-        raise UsageError(f"--documents {documents!r}: expected referenced or kb")
+        raise BadInputError(f"--documents {documents!r}: expected referenced or kb")
     with open_store(with_encoder=False) as store:
         _export_and_report(store, dataset, out or _default_out(dataset), documents)
 

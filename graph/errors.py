@@ -23,6 +23,11 @@ class UsageError(ColabenchError, ValueError):
     conflicting options, a prerequisite not met. The message says what to do instead."""
 
 
+class BadInputError(UsageError):
+    """The command line asked for something that is not there or cannot be: an unknown method, run, batch or
+    dataset, an option value out of its range, options that exclude each other. Commands exit 2 (bad input)."""
+
+
 class GraphError(ColabenchError):
     """Base class for expected failures in the graph room (shown without a stack trace)."""
 

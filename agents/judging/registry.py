@@ -24,10 +24,10 @@ from agents.judging.memory_qa_judge import MemoryQaJudge
 from agents.judging.memory_update_judge import MemoryUpdateJudge
 from agents.judging.quality_judge import QualityJudge
 from agents.prompts.template import PromptTemplate
-from graph.errors import ColabenchError
+from graph.errors import BadInputError
 
 
-class UnknownJudgeError(ColabenchError, ValueError):
+class UnknownJudgeError(BadInputError):
     """No registered judge has this name."""
 
 

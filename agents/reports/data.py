@@ -18,10 +18,12 @@ from agents.metrics.comparison import GROUPINGS, compare, overall_gains, pair_ro
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
 from agents.reports.costs import run_cost
 from agents.reports.sections import SectionContext, collect_sections
+from agents.reports.tool_returns import return_view
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
 
-TRACE_RESPONSE_CHARS = 1_500
+# A tool return is read whole up to this many characters (a Read returns at most 3,000 tokens) and shown clipped.
+RESPONSE_READ_CHARS = 60_000
 # Items or attempts per query when the report reads references and traces in batches.
 REPORT_CHUNK = 250
 
@@ -35,8 +37,9 @@ def build_report_data(
     seed: int = BOOTSTRAP_SEED,
     traces: bool = True,
 ) -> dict[str, Any]:
-    """Everything a report shows for these runs. The first run is compared with each of the others
-    (gain = first - other) on the items they share."""
+    """Everything a report shows for these runs. Paired gains are always method - baseline, on the items both
+    runs share: with the floor method (No Memory + Hybrid) in the report, every other run is compared with it;
+    otherwise the first run is compared with each of the others (the others are the baselines)."""
     if not run_ids:
         raise UsageError("no runs to report on")
     records = [load_run_record(driver, database, run_id) for run_id in run_ids]
@@ -47,14 +50,14 @@ def build_report_data(
     judged = {r.run_id: metrics[r.run_id].n_judged > 0 for r in records}
     comparisons = []
     first = records[0]
-    for other in records[1:]:
+    for method, baseline in comparison_pairs(records):
         comparisons.append(
             compare(
-                (other.run_id, other.label, rows[other.run_id]),
-                (first.run_id, first.label, rows[first.run_id]),
+                (baseline.run_id, baseline.label, rows[baseline.run_id]),
+                (method.run_id, method.label, rows[method.run_id]),
                 resamples=resamples,
                 seed=seed,
-                judged=judged[first.run_id] and judged[other.run_id],
+                judged=judged[method.run_id] and judged[baseline.run_id],
             ).model_dump()
         )
     headline = headline_pair(records, rows, metrics, judged, resamples=resamples, seed=seed)
@@ -115,9 +118,15 @@ def build_report_data(
     sections, section_notes = collect_sections(SectionContext(driver, database, records, rows, metrics))
     notes.extend(section_notes)
     datasets = sorted({r.dataset for r in records})
+    ran = [r for r in records if any(row.attempted for row in rows[r.run_id])]
+    for r in records:
+        if r not in ran:
+            notes.append(f"{r.label} (run {r.run_id}, {r.status}) attempted no item: it is left out of the title")
+    items = _items(driver, database, records, rows, funnels) if traces else []
     return {
         "kind": "evaluation",
-        "title": f"ColaBench evaluation: {', '.join(r.label for r in records)} on {', '.join(datasets)}",
+        "title": f"ColaBench evaluation: {', '.join(r.label for r in ran) or 'no run attempted an item'} on "
+        f"{', '.join(datasets)}",
         "datasets": datasets,
         "batch_ids": sorted({r.batch_id for r in records}),
         "bootstrap": {"resamples": resamples, "seed": seed, "cluster": "profile"},
@@ -133,8 +142,43 @@ def build_report_data(
         "groups": _group_accuracy(records, rows),
         "funnel": {r.run_id: _answered_funnel(funnels[r.run_id], rows[r.run_id]) for r in records},
         "sections": sections,
-        "items": _items(driver, database, records, rows, funnels) if traces else [],
+        "items": items,
+        # a title for every document the traces name (support, history, knowledge spans, tool returns)
+        "titles": document_titles(driver, database, items),
         "notes": notes,
+    }
+
+
+def comparison_pairs(records: list[RunRecord]) -> list[tuple[RunRecord, RunRecord]]:
+    """(method, baseline) per paired comparison of the report: every run against the floor run (No Memory +
+    Hybrid) when the report holds one, else the first run against each of the others."""
+    from agents.methods.registry import METHODS
+
+    floors = [r for r in records if METHODS.get(r.method) is not None and METHODS[r.method].floor]
+    if floors:
+        floor = floors[0]
+        return [(r, floor) for r in records if r is not floor]
+    return [(records[0], other) for other in records[1:]]
+
+
+def document_titles(driver: Driver, database: str, items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """id -> {kind, title} for every document the items' traces name."""
+    from agents.reports.retrieval_details import load_titles
+
+    ids: list[str] = []
+    for item in items:
+        ids.extend(item["support_doc_ids"])
+        ids.extend(item["history_doc_ids"])
+        for req in item["requirements"]:
+            ids.extend(span["doc_id"] for span in req["spans"])
+        for attempt in item["attempts"].values():
+            for call in attempt.get("calls", []):
+                ids.extend(r["id"] for r in call["returned"] if r.get("kind") == "document")
+    # documents only: a turn's text can be gold (an iKAT turn stating a reference answer), a document's title not
+    return {
+        node_id: {"kind": row["kind"], "title": row["title"]}
+        for node_id, row in load_titles(driver, database, ids).items()
+        if row["kind"] == "document"
     }
 
 
@@ -343,7 +387,7 @@ def _attempt_traces(driver: Driver, database: str, attempt_ids: list[str]) -> di
     with driver.session(database=database) as session:
         for chunk in _chunks(attempt_ids, REPORT_CHUNK):
             result = session.run(
-                load_cypher("reports/attempt_traces"), attempt_ids=chunk, response_chars=TRACE_RESPONSE_CHARS + 1
+                load_cypher("reports/attempt_traces"), attempt_ids=chunk, response_chars=RESPONSE_READ_CHARS
             )
             for record in result:
                 out[str(record["attempt_id"])] = {
@@ -397,7 +441,8 @@ def _attempt_entry(
             "ok": c["ok"],
             "error": c.get("error"),
             "returned": c["returned"],
-            "response": _clip(str(c.get("response") or "")),
+            # what it returned, as ranked lists, numbered lines or an error (agents/reports/tool_returns.py)
+            "shown": return_view(str(c["tool"]), str(c.get("response") or ""), ok=bool(c["ok"])),
             "exchange": c.get("exchange"),
         }
         for c in trace["calls"]
@@ -421,7 +466,3 @@ def _attempt_entry(
         for j in trace["judgments"]
     ]
     return entry
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= TRACE_RESPONSE_CHARS else text[:TRACE_RESPONSE_CHARS] + " [...]"

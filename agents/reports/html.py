@@ -5,18 +5,21 @@ graph browser at `/browser#node=<id>` (served by `./colabench serve`)."""
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import Any
-from urllib.parse import quote
 
 from agents.metrics.comparison import interval_informative, interval_text, strata_shown
 from agents.metrics.funnel import STEPS
 from agents.prompts.judging import ERROR_CATEGORIES, QUALITY_DIMENSIONS, VISIBILITY_LEVELS
 from agents.reports import svg
 from agents.reports.cells import errors_cell, excluded_text
+from agents.reports.colours import method_colours
 from agents.reports.costs import cost_rows, usd_text
 from agents.reports.headline import headline_lines
+from agents.reports.links import exchange_link, node_link, title_link
 from agents.reports.sections import render_sections_html
+from agents.reports.tool_returns import render_return_html, return_view
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px}
@@ -29,7 +32,9 @@ details{margin:2px 0}details>summary{cursor:pointer}pre{white-space:pre-wrap;bac
 padding:6px 8px;margin:4px 0;font-size:12px;max-height:320px;overflow:auto}.pass{color:#1f7a3a;font-weight:600}
 .fail{color:#b02a2a;font-weight:600}.adj{color:#a66a00;font-weight:600}.muted{color:#777}
 .charts{display:flex;flex-wrap:wrap;gap:18px}.trace{border-left:3px solid #ccc;padding-left:10px;margin:8px 0}
-code{font-size:12px}
+code{font-size:12px}ol.ranked{margin:4px 0 8px;padding-left:24px}ol.ranked li{margin:2px 0}
+table.lines{border:none;margin:2px 0;font:12px/1.35 ui-monospace,monospace}table.lines td{border:none;padding:0 6px}
+table.lines td.ln{color:#999;text-align:right;user-select:none}.read{max-height:320px;overflow:auto;background:#f8f8f8}
 """
 
 
@@ -37,20 +42,6 @@ code{font-size:12px}
 GOLD_HIDDEN_NOTE = (
     "hidden: gold, shown only to requests that carry the API token (or when the server reveals reference answers)"
 )
-
-
-def node_link(node_id: str, text: str | None = None) -> str:
-    """A link into the graph browser for any node id."""
-    return f'<a href="/browser#node={quote(node_id, safe="")}"><code>{escape(text or node_id)}</code></a>'
-
-
-def exchange_link(exchange: str | None) -> str:
-    """A link to the exact LLM request behind an answer, tool call or verdict (the API's `/exchange#<hash>`
-    page; judge requests hold gold and open only with the API token), or nothing for runs recorded before
-    exchanges were kept."""
-    if not exchange:
-        return ""
-    return f' <a class="exchange" href="/exchange#{quote(exchange, safe="")}">the exact request</a>'
 
 
 def _pct(value: float | None) -> str:
@@ -61,11 +52,25 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
-def _verdict(verdict: str | None) -> str:
+def attempt_state(attempt: dict[str, Any]) -> str:
+    """An attempt's state spelled out: `not answered (why)`, `answered, not judged`, or `judged: <verdict>`."""
+    status = attempt.get("status")
+    if status != "answered":
+        why = "not attempted" if status is None else str(status)
+        return f'<span class="fail">not answered</span> <span class="muted">({escape(why)})</span>'
+    verdict = attempt.get("verdict")
     if verdict is None:
-        return '<span class="muted">not judged</span>'
+        return 'answered, <span class="muted">not judged</span>'
     css = {"pass": "pass", "fail": "fail"}.get(verdict, "adj")
-    return f'<span class="{css}">{escape(verdict)}</span>'
+    return f'judged: <span class="{css}">{escape(verdict.replace("_", " "))}</span>'
+
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def note_html(text: str) -> str:
+    """A note's text with its `quoted commands` set as code (no literal backticks on the page)."""
+    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
 
 
 def render_html(data: dict[str, Any]) -> str:
@@ -83,9 +88,9 @@ def render_html(data: dict[str, Any]) -> str:
     )
     lead = headline_lines(data)
     if lead:
-        parts.append("<h2>Headline</h2>" + "".join(f"<p>{escape(line)}</p>" for line in lead))
+        parts.append("<h2>Headline</h2>" + "".join(f"<p>{note_html(line)}</p>" for line in lead))
     for note in data["notes"]:
-        parts.append(f"<div class='note'>{escape(note)}</div>")
+        parts.append(f"<div class='note'>{note_html(note)}</div>")
     parts.append(_summary(data))
     parts.append(_costs(data))
     parts.append(_comparisons(data))
@@ -182,16 +187,22 @@ def _excluded_note(comp: dict[str, Any]) -> str:
 def _comparisons(data: dict[str, Any]) -> str:
     if not data["comparisons"]:
         return "<h2>Paired gains</h2><p class='muted'>One run only: nothing to compare.</p>"
-    out = ["<h2>Paired gains</h2>"]
+    out = [
+        "<h2>Paired gains</h2><p class='muted'>Each gain is method &minus; baseline on the items both runs "
+        "answered: above zero, the method did better. Accuracy and recall in percentage points (pp).</p>"
+    ]
+    colours = method_colours(data["runs"])
     for comp in data["comparisons"]:
-        title = f"{comp['method_label']} - {comp['baseline_label']}"
+        method, baseline = comp["method_label"], comp["baseline_label"]
+        title = gain_title(comp)
         out.append(
-            f"<h3>{escape(title)}</h3><p class='muted'>{comp['n_common_items']} items answered by both runs, "
-            f"{comp['n_clusters']} profile clusters{escape(_excluded_note(comp))}.</p>"
+            f"<h3>{escape(title)}</h3><p class='muted'>Baseline: {escape(baseline)}. {comp['n_common_items']} items "
+            f"answered by both runs, {comp['n_clusters']} profile clusters{escape(_excluded_note(comp))}.</p>"
         )
         forest_rows = []
         table = [
-            "<table><tr><th>metric / subset</th><th>n</th><th>baseline</th><th>method</th><th>gain [95% CI]</th></tr>"
+            f"<table><tr><th>metric / subset</th><th>n</th><th>{escape(method)} (method)</th>"
+            f"<th>{escape(baseline)} (baseline)</th><th>gain = method &minus; baseline [95% CI]</th></tr>"
         ]
         for label, row, scale in _gain_rows(comp):
             unit = "" if scale == 1.0 else " pp"
@@ -199,8 +210,8 @@ def _comparisons(data: dict[str, Any]) -> str:
             base = _num(row["baseline"] * scale if row["baseline"] is not None else None)
             meth = _num(row["method"] * scale if row["method"] is not None else None)
             table.append(
-                f"<tr><td>{escape(label)}</td><td class='n'>{row['n_items']}</td><td class='n'>{base}</td>"
-                f"<td class='n'>{meth}</td><td class='n'>{escape(interval_text(gain, scale, unit))}</td></tr>"
+                f"<tr><td>{escape(label)}</td><td class='n'>{row['n_items']}</td><td class='n'>{meth}</td>"
+                f"<td class='n'>{base}</td><td class='n'>{escape(interval_text(gain, scale, unit))}</td></tr>"
             )
             if scale == 100.0 and gain and gain.get("n_items"):
                 if interval_informative(gain):
@@ -210,13 +221,21 @@ def _comparisons(data: dict[str, Any]) -> str:
                     low = high = _nan(None)
                 forest_rows.append((label, gain["estimate"] * 100, low, high, gain["n_items"]))
         table.append("</table>")
-        out.append(svg.forest(f"Paired gains: {title}", forest_rows))
+        out.append(
+            svg.forest(
+                f"Paired gains: {title}",
+                forest_rows,
+                colour=colours.get(comp.get("method_run", "")),
+                axis_label=f"gain over {baseline} (pp)",
+                series=method,
+            )
+        )
         out.extend(table)
         if comp["stratified"]:
             out.append(
                 "<h3>Stratified common-weight gains (single vs multi fact)</h3><table><tr><th>strata</th>"
                 "<th>items</th><th>strata kept</th><th>single-fact gain</th><th>multi-fact gain</th>"
-                "<th>multi - single</th></tr>"
+                "<th>multi &minus; single</th></tr>"
             )
             for s in comp["stratified"]:
                 unknown = s.get("n_unknown_admission")
@@ -239,16 +258,22 @@ def _comparisons(data: dict[str, Any]) -> str:
         if comp.get("quality_on_split"):
             out.append(
                 "<h3>Answer quality where the method passes and the baseline fails (Sec. 6.1)</h3><table><tr>"
-                "<th>dimension</th><th>n</th><th>baseline</th><th>method</th><th>gain [95% CI]</th></tr>"
+                f"<th>dimension</th><th>n</th><th>{escape(method)} (method)</th><th>{escape(baseline)} (baseline)</th>"
+                "<th>gain = method &minus; baseline [95% CI]</th></tr>"
             )
             for row in comp["quality_on_split"]:
                 out.append(
                     f"<tr><td>{escape(row['subset'])}</td><td class='n'>{row['n_items']}</td>"
-                    f"<td class='n'>{_num(row['baseline'], 3)}</td><td class='n'>{_num(row['method'], 3)}</td>"
+                    f"<td class='n'>{_num(row['method'], 3)}</td><td class='n'>{_num(row['baseline'], 3)}</td>"
                     f"<td>{escape(interval_text(row['gain'], 1.0, ''))}</td></tr>"
                 )
             out.append("</table>")
     return "".join(out)
+
+
+def gain_title(comp: dict[str, Any]) -> str:
+    """`MemKB − Mem0 + Hybrid`: the heading of a paired comparison, method first."""
+    return f"{comp['method_label']} \u2212 {comp['baseline_label']}"
 
 
 def _nan(value: Any) -> float:
@@ -257,6 +282,7 @@ def _nan(value: Any) -> float:
 
 def _charts(data: dict[str, Any]) -> str:
     runs = data["runs"]
+    colours = method_colours(runs)
     charts = []
     for grouping, title in (("fact_count", "Accuracy by fact count"), ("history_pairs", "Accuracy by history pairs")):
         table = data["groups"].get(grouping, {})
@@ -269,14 +295,21 @@ def _charts(data: dict[str, Any]) -> str:
             )
             for run in runs
         ]
-        charts.append(svg.grouped_bars(title, categories, series))
-    points = [
-        (run["label"], run["metrics"]["avg_tokens"], run["metrics"]["accuracy"])
+        charts.append(svg.grouped_bars(title, categories, series, colours=[colours[r["run_id"]] for r in runs]))
+    plotted = [
+        run
         for run in runs
         if run["metrics"]["avg_tokens"] is not None and run["metrics"]["accuracy"] is not None
     ]
+    points = [(run["label"], run["metrics"]["avg_tokens"], run["metrics"]["accuracy"]) for run in plotted]
     charts.append(
-        svg.scatter("Accuracy vs tokens per item", points, x_label="answerer tokens per item", y_label="accuracy")
+        svg.scatter(
+            "Accuracy vs tokens per item",
+            points,
+            x_label="answerer tokens per item",
+            y_label="accuracy",
+            colours=[colours[r["run_id"]] for r in plotted],
+        )
     )
     for run in runs:
         errors = run["metrics"]["errors"]
@@ -370,6 +403,7 @@ def _items(data: dict[str, Any]) -> str:
     runs = data["runs"]
     out = ["<h2>Items</h2><p class='muted'>Each row expands to its evidence trace.</p>"]
     redacted = set(data.get("redacted_fields") or ())
+    titles = data.get("titles") or {}
     for index, item in enumerate(data["items"]):
         answer_hidden = f"items[{index}].reference_answer" in redacted
         cells = []
@@ -379,14 +413,38 @@ def _items(data: dict[str, Any]) -> str:
                 continue
             rr = attempt["read_recall"]
             cells.append(
-                f"{escape(run['label'])}: {_verdict(attempt['verdict'])} <span class='muted'>(turns "
+                f"{escape(run['label'])}: {attempt_state(attempt)} <span class='muted'>(turns "
                 f"{attempt['turns'] or '-'}, read recall {'n/a' if rr is None else format(rr, '.0%')})</span>"
             )
         out.append(
             f"<details><summary><code>{escape(item['item_id'])}</code> {escape(item['question'][:120])} &mdash; "
-            f"{' &middot; '.join(cells)}</summary>{_trace(item, runs, answer_hidden)}</details>"
+            f"{' &middot; '.join(cells)}</summary>{_trace(item, runs, answer_hidden, titles)}</details>"
         )
     return "".join(out)
+
+
+def _arguments_text(arguments: dict[str, Any]) -> str:
+    """A call's arguments as `name = value` pairs (a query in quotes), not as JSON."""
+    parts = []
+    for name, value in arguments.items():
+        shown = f"&ldquo;{escape(value)}&rdquo;" if isinstance(value, str) else escape(
+            ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        )
+        parts.append(f"<span class='muted'>{escape(str(name))}</span> {shown}")
+    return "; ".join(parts)
+
+
+def _call_return(call: dict[str, Any], titles: dict[str, Any]) -> str:
+    """What the call returned: its view (ranked lists, numbered lines) with titles from the graph; report data
+    written before views existed shows the ids it returned and the response text."""
+    view = call.get("shown")
+    if view is None:
+        view = return_view(str(call["tool"]), str(call.get("response") or ""), ok=bool(call["ok"]))
+    for doc in view.get("documents") or []:
+        doc["title"] = doc.get("title") or (titles.get(doc["doc_id"]) or {}).get("title")
+    if view.get("kind") == "read" and not view.get("title"):
+        view["title"] = (titles.get(view.get("doc_id", "")) or {}).get("title")
+    return render_return_html(view)
 
 
 def _reference_answer(answer: Any, hidden: bool) -> str:
@@ -398,13 +456,23 @@ def _reference_answer(answer: Any, hidden: bool) -> str:
     return f"<details class='reference-answer'><summary>Reference answer</summary><p>{escape(str(answer))}</p></details>"
 
 
-def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool = False) -> str:
+def _documents(label: str, ids: list[str], titles: dict[str, Any]) -> str:
+    if not ids:
+        return ""
+    return f"<p><b>{label}:</b></p><ul>" + "".join(f"<li>{title_link(d, titles, show_id=True)}</li>" for d in ids) + "</ul>"
+
+
+def _trace(
+    item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool = False, titles: dict[str, Any] | None = None
+) -> str:
+    titles = titles or {}
     out = [
         "<div class='trace'>",
         f"<p><b>Item</b> {node_link(item['item_id'])} of profile {node_link(item['profile_id'])}, asked "
         f"{escape(str(item['asked_at']))}</p><p><b>Question.</b> {escape(item['question'])}</p>",
         _reference_answer(item.get("reference_answer"), answer_hidden),
-        "<p><b>Support documents:</b> " + ", ".join(node_link(d) for d in item["support_doc_ids"]) + "</p>",
+        _documents("Support documents", item["support_doc_ids"], titles),
+        _documents("History documents", item.get("history_doc_ids") or [], titles),
         "<h3>Requirements</h3><ul>",
     ]
     for req in item["requirements"]:
@@ -418,7 +486,8 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool
             out.append(f"<br><i>condition</i> {node_link(fact['id'])}: {escape(fact['text'])}")
         for span in req["spans"]:
             out.append(
-                f"<br><i>knowledge</i> {node_link(span['doc_id'])} lines {span['start_line']}-{span['end_line']}"
+                f"<br><i>knowledge</i> {title_link(span['doc_id'], titles, show_id=True)} lines "
+                f"{span['start_line']}-{span['end_line']}"
                 f"<pre>{escape(span['text'])}</pre>"
             )
         out.append("</li>")
@@ -428,24 +497,16 @@ def _trace(item: dict[str, Any], runs: list[dict[str, Any]], answer_hidden: bool
         if attempt is None:
             continue
         out.append(
-            f"<h3>{escape(run['label'])}: {_verdict(attempt['verdict'])} {node_link(attempt['attempt_id'])}</h3>"
+            f"<h3>{escape(run['label'])}: {attempt_state(attempt)} {node_link(attempt['attempt_id'])}</h3>"
         )
         if attempt.get("error"):
             out.append(f"<div class='note'>attempt error: {escape(attempt['error'])}</div>")
         for call in attempt.get("calls", []):
-            returned = ", ".join(
-                node_link(
-                    r["id"], f"{r['id']}" + (f" {r['start_line']}-{r['end_line']}" if r.get("start_line") else "")
-                )
-                for r in call["returned"]
-            )
             status = "ok" if call["ok"] else f"<span class='fail'>failed: {escape(str(call['error']))}</span>"
             out.append(
                 f"<details><summary>round {call['round']}.{call['ordinal'] + 1} <b>{escape(call['tool'])}</b> "
-                f"<code>{escape(json.dumps(call['arguments'], ensure_ascii=False))}</code> {status}"
-                f"{exchange_link(call.get('exchange'))}</summary>"
-                f"<p>returned: {returned or '<span class=muted>nothing</span>'}</p>"
-                f"<pre>{escape(call['response'])}</pre></details>"
+                f"{_arguments_text(call['arguments'])} {status}{exchange_link(call.get('exchange'))}</summary>"
+                f"{_call_return(call, titles)}</details>"
             )
         if attempt.get("answer") is not None:
             out.append(

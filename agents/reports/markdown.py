@@ -56,13 +56,14 @@ def render_markdown(data: dict[str, Any]) -> str:
     for comp in data["comparisons"]:
         lines += [
             "",
-            f"## Paired gains: {comp['method_label']} - {comp['baseline_label']}",
+            f"## Paired gains: {comp['method_label']} \u2212 {comp['baseline_label']}",
             "",
+            f"Gain = method ({comp['method_label']}) \u2212 baseline ({comp['baseline_label']}); "
             f"{comp['n_common_items']} items answered by both runs, {comp['n_clusters']} profile clusters"
             + excluded_text(comp.get("excluded_items") or [])
             + ".",
             "",
-            "| metric | subset | n | gain [95% CI] |",
+            "| metric | subset | n | gain = method \u2212 baseline [95% CI] |",
             "| --- | --- | ---: | --- |",
         ]
         for metric, row in comp["overall"].items():

@@ -10,7 +10,7 @@ from typing import Any
 from agents.methods.registry import MethodSpec
 from agents.reports.retrieval_details import collect_retrieval_details
 from agents.reports.retrieval_pages import render_retrieval_html, render_retrieval_markdown
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 from graph.store import EventStore
 
 __all__ = ["build_retrieval_report", "render_retrieval_html", "render_retrieval_markdown"]
@@ -31,7 +31,7 @@ def dataset_source(dataset: str) -> tuple[str, Path]:
 
     path = REPO_ROOT / "samples" / "colabench-sample" if dataset == "sample" else Path(dataset)
     if not path.exists():
-        raise UsageError(
+        raise BadInputError(
             f"the retrieval line reads the dataset's files: pass --dataset sample or a path, not {dataset!r}"
         )
     fmt = detect_format(path)
@@ -105,9 +105,17 @@ def build_retrieval_report(
         )
     with console.status("retrieval line: reading items and titles for the report ..."):
         details = collect_retrieval_details(store.driver, store.database, report)
+    evaluated = {str(r.get("name")) for r in report.recipes}
+    # the title names the methods the line evaluated; a method whose recipes were left out is named in the notes
+    ran = [s for s in specs if all(name in evaluated for name in method_recipes([s]))]
+    for spec in specs:
+        if spec not in ran:
+            missing = ", ".join(n for n in method_recipes([spec]) if n not in evaluated)
+            notes.append(f"{spec.name} is not in this report: its recipe(s) {missing} were left out (see below)")
     return {
         "kind": "retrieval",
-        "title": f"RETRIEVAL-ONLY report: {', '.join(s.name for s in specs)} on {report.dataset} (no LLM configured)",
+        "title": f"RETRIEVAL-ONLY report: {', '.join(s.name for s in ran) or 'no method'} on {report.dataset} "
+        "(no LLM configured)",
         "retrieval_only": True,
         "skipped": list(SKIPPED),
         "methods": [{"name": s.name, "label": s.label, "recipes": method_recipes([s])} for s in specs],

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 from html import escape
 from typing import Any
-from urllib.parse import quote
 
 from agents.reports import svg
-from agents.reports.html import GOLD_HIDDEN_NOTE, node_link
+from agents.reports.html import GOLD_HIDDEN_NOTE, note_html
+from agents.reports.links import node_link, title_link
 from agents.retrieval_eval.report import EvalReport, GroupSummary, ItemRow
 
 SHOWN_RANKS = 10
@@ -32,14 +32,6 @@ _CSS = (
     "ol.ranked{margin:4px 0 10px}ol.ranked li.hit-row{background:#e9f6ec}details{margin:3px 0}"
     "details>summary{cursor:pointer}code{font-size:12px}"
 )
-
-
-def title_link(node_id: str, titles: dict[str, Any]) -> str:
-    """A browser link showing the node's title (its id when the report has no title for it)."""
-    title = (titles.get(node_id) or {}).get("title")
-    if not title:
-        return node_link(node_id)
-    return f'<a href="/browser#node={quote(node_id, safe="")}" title="{escape(node_id)}">{escape(str(title))}</a>'
 
 
 def _groups(ev: EvalReport) -> list[tuple[str, list[GroupSummary]]]:
@@ -297,7 +289,7 @@ def render_retrieval_html(data: dict[str, Any]) -> str:
         )
         + "</ul>",
     ]
-    parts.extend(f"<p class='muted'>note: {escape(str(note))}</p>" for note in data["notes"])
+    parts.extend(f"<p class='muted'>note: {note_html(str(note))}</p>" for note in data["notes"])
     parts.append(
         f"<p class='muted'>Dataset {escape(ev.dataset)} ({escape(ev.kind)}, {escape(ev.path)}); corpus: "
         f"{escape(str(ev.corpus))}; encoder {escape(ev.encoder_id)}; recall_any / recall_all / NDCG use "

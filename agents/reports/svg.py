@@ -4,6 +4,7 @@ forest plot of paired gains with intervals, a count heat map and a labelled scat
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from html import escape
 
 from agents.reports.text_metrics import text_width, wrap_to_width
@@ -29,7 +30,8 @@ def _frame(width: int, height: int, title: str, body: list[str]) -> str:
 
 
 def _empty(title: str, message: str) -> str:
-    return _frame(420, 80, title, [_text(210, 50, message, 12, extra='fill="#777"')])
+    width = max(420, math.ceil(text_width(title, 13)) + 20)
+    return _frame(width, 80, title, [_text(width / 2, 50, message, 12, extra='fill="#777"')])
 
 
 def grouped_bars(
@@ -39,12 +41,16 @@ def grouped_bars(
     *,
     y_label: str = "accuracy",
     percent: bool = True,
+    colours: list[str] | None = None,
 ) -> str:
-    """Bars per category, one colour per series; each bar is labelled with its value and n."""
+    """Bars per category, one colour per series (`colours`, else the palette in order); each bar is labelled
+    with its value and n. The legend wraps onto as many rows as its labels need, so every series is named."""
     if not categories or not series:
         return _empty(title, "no data")
+    fills = colours or [PALETTE[i % len(PALETTE)] for i in range(len(series))]
     width = max(420, 90 + len(categories) * (len(series) * 34 + 30))
-    height, left, bottom, top = 300, 56, 60, 34
+    legend = legend_rows([name for name, _, _ in series], width - 20)
+    height, left, bottom, top = 300 + LEGEND_ROW_H * (len(legend) - 1), 56, 60 + LEGEND_ROW_H * (len(legend) - 1), 34
     plot_h = height - top - bottom
     group_w = (width - left - 20) / len(categories)
     bar_w = min(34.0, (group_w - 16) / len(series))
@@ -65,26 +71,61 @@ def grouped_bars(
             h = plot_h * max(0.0, min(1.0, value))
             body.append(
                 f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar_w - 3:.1f}" height="{h:.1f}" '
-                f'fill="{PALETTE[si % len(PALETTE)]}"><title>{escape(series[si][0])}: {value:.3f} (n={ns[ci]})</title></rect>'
+                f'fill="{fills[si]}" data-series="{escape(series[si][0])}"><title>{escape(series[si][0])}: {value:.3f} (n={ns[ci]})</title></rect>'
             )
             label = f"{value * 100:.0f}" if percent else f"{value:.2f}"
             body.append(_text(x + (bar_w - 3) / 2, top + plot_h - h - 3, label, 9))
             body.append(_text(x + (bar_w - 3) / 2, top + plot_h + 12, f"n={ns[ci]}", 8, extra='fill="#666"'))
         body.append(_text(left + ci * group_w + group_w / 2, top + plot_h + 28, category, 11))
-    for si, (name, _, _) in enumerate(series):
-        lx = left + si * 150
-        body.append(f'<rect x="{lx}" y="{height - 18}" width="10" height="10" fill="{PALETTE[si % len(PALETTE)]}"/>')
-        body.append(_text(lx + 14, height - 9, name, 10, "start"))
+    legend_top = top + plot_h + 40
+    for row, entries in enumerate(legend):
+        y = legend_top + row * LEGEND_ROW_H
+        for si, lx in entries:
+            body.append(
+                f'<rect x="{10 + lx:.1f}" y="{y}" width="10" height="10" fill="{fills[si]}" '
+                f'data-series="{escape(series[si][0])}"/>'
+            )
+            body.append(_text(10 + lx + 14, y + 9, series[si][0], LEGEND_SIZE, "start", 'class="legend"'))
     return _frame(width, height, title, body)
+
+
+LEGEND_SIZE = 10
+LEGEND_ROW_H = 16
+_LEGEND_GAP = 18.0
+
+
+def legend_rows(names: list[str], max_width: float) -> list[list[tuple[int, float]]]:
+    """Legend entries (index, x offset) laid out in rows no wider than `max_width`: a swatch, the whole name,
+    a gap; a row is closed when the next entry would not fit (a single entry wider than that gets a row)."""
+    rows: list[list[tuple[int, float]]] = [[]]
+    x = 0.0
+    for i, name in enumerate(names):
+        entry_w = 14 + text_width(name, LEGEND_SIZE)
+        if rows[-1] and x + entry_w > max_width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((i, x))
+        x += entry_w + _LEGEND_GAP
+    return rows
 
 
 FOREST_LABEL_SIZE = 11
 FOREST_LABEL_MAX_W = 420.0  # wider labels wrap onto more lines of their row
 
 
-def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit: str = "pp") -> str:
+def forest(
+    title: str,
+    rows: list[tuple[str, float, float, float, int]],
+    *,
+    unit: str = "pp",
+    colour: str | None = None,
+    axis_label: str | None = None,
+    series: str | None = None,
+) -> str:
     """One row per gain: point estimate and interval on a shared axis with a zero line; n on the right. The
-    label margin is sized to the widest label (long ones wrap), so no label is clipped."""
+    label margin is sized to the widest label (long ones wrap), so no label is clipped; the picture is as wide
+    as its title too. Points take `colour` (the method's, named by `series`), else blue for a gain and red for a
+    loss."""
     usable = [r for r in rows if not math.isnan(r[1])]
     if not usable:
         return _empty(title, "no paired gains")
@@ -98,7 +139,9 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
     plot_w, top, line_h = 340, 34, 13
     left = max(220, math.ceil(label_w) + 16)
     right = max(80, math.ceil(right_w) + 16)
-    width = left + plot_w + right
+    axis_text = axis_label or f"gain ({unit})"
+    width = max(left + plot_w + right, math.ceil(text_width(title, 13)) + 20)
+    plot_w = width - left - right
     row_hs = [24 + line_h * (len(lines) - 1) for lines in labels]
     height = top + sum(row_hs) + 34
 
@@ -108,6 +151,7 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
     body = [
         f'<line x1="{sx(0):.1f}" y1="{top - 4}" x2="{sx(0):.1f}" y2="{height - 30}" stroke="#999" stroke-dasharray="3,3"/>'
     ]
+    series_attr = f' data-series="{escape(series)}"' if series else ""
     row_top = float(top)
     for i, (label, est, low, high, n) in enumerate(rows):
         y = row_top + row_hs[i] / 2
@@ -122,10 +166,10 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
             body.append(
                 f'<line x1="{sx(low):.1f}" y1="{y:.1f}" x2="{sx(high):.1f}" y2="{y:.1f}" stroke="#333" stroke-width="1.5"/>'
             )
-        colour = PALETTE[0] if est >= 0 else PALETTE[3]
+        point = colour or (PALETTE[0] if est >= 0 else PALETTE[3])
         interval = f" [{low:.2f}, {high:.2f}]" if not math.isnan(low) else ""
         body.append(
-            f'<circle cx="{sx(est):.1f}" cy="{y:.1f}" r="4.5" fill="{colour}">'
+            f'<circle cx="{sx(est):.1f}" cy="{y:.1f}" r="4.5" fill="{point}"{series_attr}>'
             f"<title>{escape(label)}: {est:+.2f} {unit}{interval}, n={n}</title></circle>"
         )
         body.append(_text(width - right + 8, y + 4, f"{est:+.1f} (n={n})", 10, "start"))
@@ -134,7 +178,7 @@ def forest(title: str, rows: list[tuple[str, float, float, float, int]], *, unit
     for k in range(5):
         v = lo + (hi - lo) * k / 4
         body.append(_text(sx(v), axis_y + 14, f"{v:.1f}", 10))
-    body.append(_text(left + plot_w / 2, height - 2, f"gain ({unit})", 10))
+    body.append(_text(left + plot_w / 2, height - 2, axis_text, 10))
     return _frame(width, height, title, body)
 
 
@@ -164,16 +208,71 @@ def heatmap(title: str, rows: list[str], cols: list[str], counts: list[list[int]
     return _frame(width, height, title, body)
 
 
-def scatter(title: str, points: list[tuple[str, float, float]], *, x_label: str, y_label: str) -> str:
-    """Labelled points; y in [0, 1] shown as percent."""
+SCATTER_LABEL_SIZE = 10
+_SCATTER_LINE_H = 13.0
+
+
+def place_labels(
+    anchors: list[tuple[float, float, float]],
+    *,
+    top: float,
+    bottom: float,
+    obstacles: Sequence[tuple[float, float, float, float]] = (),
+) -> list[float]:
+    """Baselines for point labels so that no two overlap and none covers a point: each label (x, wanted
+    baseline, width) keeps its x and moves down a line at a time past any label or obstacle box (x0, y0, x1,
+    y1; the points) it would cover, within [top, bottom]. Returns the baselines in the input's order."""
+    order = sorted(range(len(anchors)), key=lambda i: anchors[i][1])
+    placed: dict[int, float] = {}
+
+    def clashes(x: float, y: float, w: float) -> bool:
+        box = (x - 2, y - SCATTER_LABEL_SIZE, x + w + 2, y + 3)
+        for j, yj in placed.items():
+            xj, _, wj = anchors[j]
+            if box[0] < xj + wj + 2 and xj - 2 < box[2] and box[1] < yj + 3 and yj - SCATTER_LABEL_SIZE < box[3]:
+                return True
+        return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in obstacles)
+
+    for i in order:
+        x, y, w = anchors[i]
+        y = max(y, top)
+        for _ in range(40):  # at most 40 lines down
+            if not clashes(x, y, w):
+                break
+            y += _SCATTER_LINE_H
+        placed[i] = y
+    overflow = max(placed.values(), default=bottom) - bottom
+    if overflow > 0:  # pushed past the bottom: move the whole stack up (never above the top)
+        for i in placed:
+            placed[i] = max(top, placed[i] - overflow)
+    return [placed[i] for i in range(len(anchors))]
+
+
+def scatter(
+    title: str,
+    points: list[tuple[str, float, float]],
+    *,
+    x_label: str,
+    y_label: str,
+    colours: list[str] | None = None,
+) -> str:
+    """Labelled points (`colours` per point, else the palette in order); y in [0, 1] shown as percent. Labels
+    sit right of their point (left of it near the right edge) and are pushed apart so none overlaps another;
+    a label moved away from its point gets a thin leader line."""
     if not points:
         return _empty(title, "no data")
+    fills = colours or [PALETTE[i % len(PALETTE)] for i in range(len(points))]
+    widest = max(text_width(p[0], SCATTER_LABEL_SIZE) for p in points)
     width, height, left, bottom, top, right = 520, 300, 60, 44, 34, 30
+    width = max(width, math.ceil(text_width(title, 13)) + 20)
     xs = [p[1] for p in points]
     x_lo, x_hi = min(xs), max(xs)
     pad = (x_hi - x_lo) * 0.15 or max(1.0, x_hi * 0.15)
     x_lo, x_hi = max(0.0, x_lo - pad), x_hi + pad
     plot_w, plot_h = width - left - right, height - top - bottom
+    if widest + 24 > plot_w / 2:  # room for a label on either side of any point
+        width = left + right + math.ceil(2 * widest + 48)
+        plot_w = width - left - right
 
     def sx(v: float) -> float:
         return left + (v - x_lo) / (x_hi - x_lo) * plot_w
@@ -192,13 +291,27 @@ def scatter(title: str, points: list[tuple[str, float, float]], *, x_label: str,
         body.append(_text(sx(v), top + plot_h + 14, f"{v:,.0f}", 10))
     body.append(_text(left + plot_w / 2, height - 8, x_label, 11))
     body.append(_text(14, top + plot_h / 2, y_label, 11, extra=f'transform="rotate(-90 14 {top + plot_h / 2})"'))
+    anchors = []
+    for label, x, y in points:
+        w = text_width(label, SCATTER_LABEL_SIZE)
+        on_right = sx(x) + 9 + w <= width - 4
+        start = sx(x) + 9 if on_right else sx(x) - 9 - w
+        anchors.append((start, sy(y) + 4, w))
+    dots = [(sx(x) - 7, sy(y) - 7, sx(x) + 7, sy(y) + 7) for _, x, y in points]
+    baselines = place_labels(anchors, top=top + 10, bottom=top + plot_h + 4, obstacles=dots)
     for i, (label, x, y) in enumerate(points):
-        colour = PALETTE[i % len(PALETTE)]
         body.append(
-            f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="6" fill="{colour}">'
+            f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="6" fill="{fills[i]}" data-series="{escape(label)}">'
             f"<title>{escape(label)}: {y:.1%} at {x:,.0f}</title></circle>"
         )
-        body.append(_text(sx(x) + 9, sy(y) + 4, label, 10, "start"))
+        start, wanted, w = anchors[i]
+        if abs(baselines[i] - wanted) > 2:  # moved: a leader from the point to its label
+            edge = start if start > sx(x) else start + w
+            body.append(
+                f'<line x1="{sx(x):.1f}" y1="{sy(y):.1f}" x2="{edge:.1f}" y2="{baselines[i] - 4:.1f}" '
+                f'stroke="{fills[i]}" stroke-width="0.8"/>'
+            )
+        body.append(_text(start, baselines[i], label, SCATTER_LABEL_SIZE, "start", 'class="point-label"'))
     return _frame(width, height, title, body)
 
 

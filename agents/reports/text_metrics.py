@@ -33,7 +33,7 @@ _WIDTHS = {ch: width for width, chars in _BY_WIDTH.items() for ch in chars}
 _DIGIT = 556
 _OTHER = 600  # accented Latin, Greek, Cyrillic...
 _WIDE = 1000  # CJK and other full-width characters
-SAFETY = 1.12  # system-ui faces (Segoe UI, Roboto, Cantarell) set wider than Helvetica
+SAFETY = 1.25  # system-ui faces (Segoe UI, Roboto, Cantarell, DejaVu Sans on Linux) set wider than Helvetica
 
 
 def char_width(ch: str) -> int:

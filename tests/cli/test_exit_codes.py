@@ -12,8 +12,9 @@ import pytest
 
 from agents.llm.errors import LLMConfigError, LLMOutputError, LLMRefusedError, LLMUnavailableError
 from agents.memory.errors import MemoryBackendError
+from agents.methods import UnknownMethodError
 from cli.exit_codes import EXIT_BAD_INPUT, EXIT_ENDPOINT_OR_PARTIAL, EXIT_ERROR, exit_code_for
-from graph.errors import UsageError
+from graph.errors import BadInputError, UsageError
 from graph.store import EventStore
 from ingest.errors import InputError, Problem
 from tests.cli.test_run_and_report_processes import cli_env, colabench
@@ -38,7 +39,9 @@ def test_each_expected_error_maps_to_its_exit_code() -> None:
     assert exit_code_for(_wrapped(LLMRefusedError("400"))) == EXIT_ENDPOINT_OR_PARTIAL  # an SDK wrapping it
     assert exit_code_for(MemoryBackendError("no encoder")) == EXIT_ERROR
     assert exit_code_for(LLMConfigError("no model")) == EXIT_ERROR
-    assert exit_code_for(UsageError("unknown run")) == EXIT_ERROR
+    assert exit_code_for(UsageError("role 'judge' has no LLM endpoint")) == EXIT_ERROR
+    assert exit_code_for(BadInputError("unknown run id(s) ['x']")) == EXIT_BAD_INPUT  # the command line's fault
+    assert exit_code_for(UnknownMethodError("unknown method 'FOO'")) == EXIT_BAD_INPUT
 
 
 def refusing(body: dict[str, Any]) -> Reply:

@@ -59,6 +59,9 @@ def test_run_without_llm_runs_the_retrieval_line_and_labels_the_report(mini_stor
     data = json.loads((html.parent / "report.json").read_text())
     assert data["kind"] == "retrieval"
     assert [m["name"] for m in data["methods"]] == ["MEMKB", "MEMKB_RAW_TURNS", "HYBRID"]
+    # the title names the methods the line evaluated, and a note the one left out
+    assert data["title"].startswith("RETRIEVAL-ONLY report: MEMKB_RAW_TURNS, HYBRID on mini")
+    assert any(n.startswith("MEMKB is not in this report") for n in data["notes"])
     recipes = {s["recipe"] for s in data["evaluation"]["summaries"]}
     # MEMKB reads Mem0's memories, which need an LLM to build: it is left out, and the report says so
     assert recipes == {"MEMKB_RAW_TURNS", "HYBRID"}
