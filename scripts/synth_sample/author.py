@@ -125,7 +125,7 @@ CARE_TEMPLATES = [
     ("Is trying to decide about {t} before an appointment next month", "care"),
 ]
 _CARE_WORDS = re.compile(
-    r"\b(medicines?|drugs?|therapy|therapies|treatments?|tests?|testing|surgery|transplant\w*|vaccines?|"
+    r"\b(medicines?|drugs?|\w*therapy|\w*therapies|treatments?|tests?|testing|surgery|transplant\w*|vaccines?|"
     r"vaccination|screening|care|diet|exercise|nutrition|supplements?|safety|use|health|products?)\b"
 )
 # Third-person verbs of the templates and their first/second-person forms.
@@ -395,7 +395,7 @@ def _plan(support: dict[str, Any], chosen: list[dict[str, Any]], question_type: 
         }
     )
     because = "; ".join(_second_person(c["text"]) for c in chosen)
-    said = " ".join(_sentence(t) for _, t in key_lines[:2])
+    said = " ".join(t if t.endswith((".", "!", "?", "...")) else f"{t}." for _, t in key_lines[:2])
     return {
         "intent": f"wants to know what {support['title']} means for them",
         "support_doc_id": support["doc_id"],
