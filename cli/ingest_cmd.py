@@ -16,8 +16,10 @@ SAMPLE_BUNDLE = Path(__file__).resolve().parents[1] / "samples" / "colabench-sam
 
 
 def resolve_dataset_path(path: str) -> Path:
-    """`sample` names the bundled sample; anything else is a path."""
-    return SAMPLE_BUNDLE if path == "sample" else Path(path)
+    """`sample` and `synth-sample` name the bundled samples (ingest/bundled.py); anything else is a path."""
+    from ingest.bundled import bundled_path
+
+    return bundled_path(path) or Path(path)
 
 
 def register(app: typer.Typer) -> None:
@@ -28,7 +30,7 @@ def register(app: typer.Typer) -> None:
 
 @expected_errors
 def ingest(
-    path: str = typer.Argument(..., help="input file or folder, or `sample` for the bundled sample"),
+    path: str = typer.Argument(..., help="input file or folder, or `sample` / `synth-sample` for a bundled sample"),
     fmt: str = typer.Option(None, "--format", help="|".join(FORMATS) + " (detected when omitted)"),
     batch_size: int = typer.Option(2000, help="events per transaction"),
     executor: str = typer.Option(
@@ -96,7 +98,7 @@ def ingest(
 
 @expected_errors
 def check(
-    path: str = typer.Argument(..., help="a ColaBench bundle (folder or .tar.gz), or `sample`"),
+    path: str = typer.Argument(..., help="a ColaBench bundle (folder or .tar.gz), or `sample` / `synth-sample`"),
 ) -> None:
     """Validate a bundle and every cross-reference without writing anything (the validator `ingest` runs)."""
     from ingest.validation import validate_bundle

@@ -181,6 +181,7 @@ def run(
             run_retrieval_only(store, dataset, specs, items=items, item_ids=item or [], out=out)
             return
         name = _resolve_dataset(store, dataset)
+        _warn_about_shape(store, name)
         from agents.runs.plan import roles_for
 
         needed_roles = {role for spec in specs for role in roles_for(spec, judge_kinds)}
@@ -292,6 +293,22 @@ def run(
 EXIT_ATTEMPTS_FAILED = EXIT_ENDPOINT_OR_PARTIAL
 
 
+def _warn_about_shape(store: Any, dataset: str) -> None:
+    """One line on stderr, before any work, when the dataset's shape makes the run's analyses uninformative
+    (fewer than 5 profiles with items: the intervals; no single- or no multi-fact items: that comparison)."""
+    from graph.cypher_files import load_cypher
+    from ingest.bundle.shape import ItemShape, shape_of, shape_warnings
+
+    with store.driver.session(database=store.database) as session:
+        rows = [r.data() for r in session.run(load_cypher("synthesis/items_shape"), dataset=dataset)]
+    shape = shape_of(ItemShape(str(r["profile_id"]), r["batch"], int(r["n_facts"]), int(r["n_support"])) for r in rows)
+    warnings = shape_warnings(shape)
+    if warnings:
+        err_console.print(
+            f"[yellow]shape warning[/] ({dataset}): " + "; ".join(warnings), highlight=False, soft_wrap=True
+        )
+
+
 def _dry_run(
     store: Any, dataset: str, specs: Any, judge_kinds: tuple[str, ...], panel: tuple[str, ...], roles: Any,
     prompts: Any, items: int | None, item: list[str] | None, max_rounds: int, max_calls_per_round: int | None,
@@ -310,6 +327,7 @@ def _dry_run(
             f"--dry-run reads the dataset from the graph and {dataset!r} is not there (datasets: {listing}); "
             "ingest it first (`./colabench ingest PATH`)"
         )
+    _warn_about_shape(store, dataset)
     options = RunOptions(
         dataset=dataset, items=items, item_ids=tuple(item or ()),
         budget=Budget(max_tool_rounds=max_rounds, max_calls_per_round=max_calls_per_round),

@@ -97,9 +97,22 @@ def _synthesize(stages: list[str], **options: Any) -> None:
     executor, ray_address = options["executor"], options["ray_address"]
     check_executor(executor, ray_address, "threads")
     prompts = PromptSet.from_config(options["prompt"] or [])
-    roles = LLMRoles(overrides={"synthesis": {"temperature": config.temperature}})
+    replay = _replay_endpoint(options.get("replay"), executor)
+    synthesis_role: dict[str, Any] = {"temperature": config.temperature}
+    if replay is not None:
+        # Recorded replies answer only the requests they were recorded for: the request is fixed here (no
+        # top_p, seed or provider extras from the environment) and the response cache stays out of the way.
+        synthesis_role.update(
+            base_url=replay.base_url, model=replay.model, top_p=None, seed=None, extra_body={}, api_key="replay"
+        )
+    roles = LLMRoles(overrides={"synthesis": synthesis_role}, cache_mode="off" if replay is not None else None)
     web_settings = WebSettings()
-    web = web_settings if web_settings.enabled else None
+    web = web_settings if web_settings.enabled and replay is None else None
+    if replay is not None:
+        replay.__enter__()
+        console.print(
+            f"replaying recorded replies from {options['replay']} (model {replay.model}); the web stage is off"
+        )
     try:
         if not roles.configured("synthesis"):
             err_console.print(NO_LLM)
@@ -162,6 +175,28 @@ def _synthesize(stages: list[str], **options: Any) -> None:
             )
     finally:
         roles.close()
+        if replay is not None:
+            replay.__exit__(None, None, None)
+            if replay.misses:
+                err_console.print(
+                    f"[red]{len(replay.misses)} request(s) had no recorded reply[/] (the first: "
+                    f"{replay.misses[0][0]}, role {replay.misses[0][1]}): the replies file does not match this "
+                    "graph or these settings"
+                )
+
+
+def _replay_endpoint(path: Path | None, executor: str) -> Any:
+    """The local endpoint serving a replies file (`--replay`), not started yet; None without one."""
+    if path is None:
+        return None
+    from agents.synthesis.replay import RecordedReplies, ReplayServer
+
+    if executor != "threads":
+        raise UsageError("--replay serves recorded replies from this process: use it with --executor threads")
+    if not Path(path).is_file():
+        raise UsageError(f"--replay {path}: no such file")
+    replies = RecordedReplies.load(Path(path))
+    return ReplayServer(replies, replies.model)
 
 
 def _export_and_report(store: Any, dataset: str, out: Path, documents: str) -> None:
@@ -258,6 +293,10 @@ def _stage_command(name: str) -> None:
         out: Path = typer.Option(None, "--out", help="bundle folder (default .data/synth/<dataset>)"),
         documents: str = typer.Option("referenced", "--documents", help="referenced | kb: documents in the bundle"),
         no_endpoint_check: bool = endpoint_check_option(),
+        replay: Path = typer.Option(
+            None, "--replay", help="a replies file (agents/synthesis/replay.py): the synthesis role answers from "
+            "these recorded replies on a local endpoint, offline (how the bundled synth-sample is rebuilt)",
+        ),
     ) -> None:
         if documents not in ("referenced", "kb"):
             raise BadInputError(f"--documents {documents!r}: expected referenced or kb")
@@ -283,6 +322,7 @@ def _stage_command(name: str) -> None:
             out=out,
             documents=documents,
             no_endpoint_check=no_endpoint_check,
+            replay=replay,
         )
 
     command.__doc__ = {

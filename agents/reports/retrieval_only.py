@@ -26,13 +26,14 @@ _KINDS = {"bundle": "bundle", "longmemeval": "longmemeval", "locomo": "locomo", 
 
 def dataset_source(dataset: str) -> tuple[str, Path]:
     """(evaluation kind, path) for `sample` or a path; the retrieval line needs the input files."""
-    from graph.paths import REPO_ROOT
+    from ingest.bundled import bundled_path
     from ingest.pipeline import detect_format
 
-    path = REPO_ROOT / "samples" / "colabench-sample" if dataset == "sample" else Path(dataset)
+    path = bundled_path(dataset) or Path(dataset)
     if not path.exists():
         raise BadInputError(
-            f"the retrieval line reads the dataset's files: pass --dataset sample or a path, not {dataset!r}"
+            "the retrieval line reads the dataset's files: pass --dataset sample, synth-sample or a path, not "
+            f"{dataset!r}"
         )
     fmt = detect_format(path)
     kind = _KINDS.get(fmt)
