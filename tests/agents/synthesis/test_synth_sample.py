@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from cli import app
 from tests.conftest import emptied_store
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SYNTH_SAMPLE = REPO / "samples" / "colabench-synth-sample"
 RUN_MINI = ["run", "--methods", "RAW_TURNS", "--dataset", "mini", "--items", "1", "--judges", "none", "--fresh",
             "--no-report"]  # fmt: skip
