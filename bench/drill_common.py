@@ -266,9 +266,10 @@ def log_facts(store: EventStore) -> LogFacts:
 
 
 # Properties of projected nodes and relationships that measure a particular execution (durations, clocks,
-# token and request counts a resumed command adds to): left out of the graph comparison, and named in its output.
+# token and request counts a resumed command adds to, log positions `seq` / `*_seq`, which depend on the order
+# concurrent and resumed work was appended in): left out of the graph comparison, and named in its output.
 GRAPH_VOLATILE = frozenset(
-    {"seconds", "ms", "latency_ms", "started_at", "finished_at", "at_wall", "usage", "timings", "measured"}
+    {"seconds", "ms", "latency_ms", "started_at", "finished_at", "at_wall", "usage", "timings", "measured", "seq"}
 )
 
 
@@ -311,7 +312,7 @@ class GraphFacts:
 def stable_properties(props: dict[str, Any], seen: set[str]) -> dict[str, Any]:
     kept = {}
     for name, value in props.items():
-        if name in GRAPH_VOLATILE or name.endswith(("_seconds", "_ms", "_s")):
+        if name in GRAPH_VOLATILE or name.endswith(("_seconds", "_ms", "_s", "_seq")):
             seen.add(name)
             continue
         kept[name] = repr(value) if isinstance(value, float) else value
