@@ -38,8 +38,8 @@ def test_a_query_larger_than_the_heap_is_refused_alone_and_the_server_keeps_answ
         try:
             with driver.session() as session:
                 bounds = {r["name"]: r["value"] for r in session.run(load_cypher("drill/memory_settings"))}
-            assert bounds["dbms.memory.transaction.total.max"] == "358.0MiB", bounds
-            assert bounds["db.memory.transaction.max"] == "179.0MiB", bounds
+            assert bounds["dbms.memory.transaction.total.max"] == "358.00MiB", bounds
+            assert bounds["db.memory.transaction.max"] == "179.00MiB", bounds
             # 20 million sorted integers need far more than the 512 MiB heap
             with pytest.raises(Neo4jError) as refused, driver.session() as session:
                 session.run(load_cypher("drill/oversized_sort"), n=20_000_000).consume()
