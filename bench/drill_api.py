@@ -5,7 +5,15 @@ then Neo4j killed with SIGKILL in the middle of the load and started again.
     PYTHONPATH=. python bench/drill_api.py --duration 300      # the 5-minute run
     PYTHONPATH=. python bench/drill_api.py --ingest-docs 600   # a longer ingest under load
 
-Phase 1 (steady): req/s, p50/p95, errors and the API's memory (bench/bench_api.py's load mix and client).
+Phase 1 (steady): req/s, p50/p95, errors (bench/bench_api.py's load mix and client, loopback only), and every
+`--sample-s` seconds the resident memory of the API process and of the Neo4j JVM, the JVM's used heap and the
+largest transaction's heap (`SHOW TRANSACTIONS`): start, end, max and the least-squares slope in MiB per minute
+(over the whole phase and over its second half, after warm-up). Printed first: the heap and the transaction
+bounds Neo4j runs with (`SHOW SETTINGS`). Halfway through (`--oversized-query`, on by default) one query that
+needs more heap than one transaction may hold (a sort of `--oversized-rows` integers) is sent over Bolt while
+the clients keep reading: printed are how Neo4j refused it, the clients' errors meanwhile, and whether Neo4j
+still answers. `--unbounded` starts Neo4j as colabench did before the bounds followed the heap (total bound
+1,536 MiB whatever the heap, no bound per transaction), to see the out-of-memory this drill was asked to find.
 Phase 1b (ingest under load, `--ingest-docs N`, 0 to skip): the same load while `colabench ingest` writes N
 knowledge-base documents (the first N of `--kb`, default the shared KB when present, else copies of the sample's
 documents under new ids) into the same graph: req/s, p50/p95 and errors during the ingest, the ingest's own
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gzip
 import json
 import os
@@ -31,13 +40,15 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.bench_api import Connection, mixed_requests, prepare_graph, tree_rss_mib  # noqa: E402
-from bench.stats import percentile  # noqa: E402
+from bench.stats import percentile, slope_per_minute  # noqa: E402
 from graph.connection import open_driver  # noqa: E402
+from graph.cypher_files import load_cypher  # noqa: E402
 from graph.server import LocalNeo4jServer, free_port  # noqa: E402
 from graph.settings import Neo4jSettings  # noqa: E402
 
@@ -61,6 +72,90 @@ def start_api(port: int, neo4j_port: int, log_path: Path, timeout_s: float = 600
         time.sleep(0.5)
     process.kill()
     raise SystemExit(f"the API did not become ready: {log_path.read_text()[-2000:]}")
+
+
+class UnboundedNeo4jSettings(Neo4jSettings):
+    """The transaction bounds as they were before they followed the heap: `tx_max_mib` (1,536 MiB by default)
+    for all transactions whatever the heap, and no bound per transaction (0)."""
+
+    @property
+    def tx_total_bound_mib(self) -> int:
+        return self.tx_max_mib
+
+    @property
+    def tx_each_bound_mib(self) -> int:
+        return 0
+
+
+def neo4j_memory_settings(driver: Any) -> dict[str, str]:
+    with driver.session() as session:
+        rows = session.run(load_cypher("drill/memory_settings")).data()
+    return {r["name"]: r["value"] for r in rows}
+
+
+def neo4j_heap_and_largest_tx(driver: Any) -> tuple[float, float, str]:
+    """(used heap MiB, the largest open transaction's estimated heap MiB, the head of its query)."""
+    with driver.session() as session:
+        heap = session.run(load_cypher("drill/heap_used")).single()
+        largest = session.run(load_cypher("drill/largest_transaction")).single()
+    used = float(heap["used"]) / 2**20 if heap is not None else float("nan")
+    if largest is None:
+        return used, 0.0, "-"
+    return used, float(largest["heap"] or 0) / 2**20, " ".join(str(largest["query"] or "").split())[:100]
+
+
+class Sampler:
+    """Samples, every `every_s` seconds until stopped: API RSS, Neo4j RSS, JVM used heap, largest transaction."""
+
+    def __init__(self, api_pid: int, neo4j_pid: int, driver: Any, every_s: float) -> None:
+        self.api_pid, self.neo4j_pid, self.driver, self.every_s = api_pid, neo4j_pid, driver, every_s
+        self.rows: list[tuple[float, float, float, float, float]] = []
+        self.largest: tuple[float, str] = (0.0, "-")
+        self.failed = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        t0 = time.perf_counter()
+        while not stop.is_set():
+            api, jvm = tree_rss_mib(self.api_pid), tree_rss_mib(self.neo4j_pid)
+            try:
+                heap, tx, query = await asyncio.to_thread(neo4j_heap_and_largest_tx, self.driver)
+            except Exception:
+                self.failed += 1
+                heap, tx, query = float("nan"), 0.0, "-"
+            self.rows.append((time.perf_counter() - t0, api, jvm, heap, tx))
+            if tx > self.largest[0]:
+                self.largest = (tx, query)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=self.every_s)
+
+    def report(self) -> list[str]:
+        lines = []
+        for index, name in ((1, "API RSS"), (2, "Neo4j RSS"), (3, "Neo4j used heap")):
+            series = [(r[0], r[index]) for r in self.rows if r[index] == r[index]]
+            if not series:
+                continue
+            half = [x for x in series if x[0] >= series[-1][0] / 2]
+            lines.append(
+                f"{name}: {series[0][1]:.0f} -> {series[-1][1]:.0f} MiB (max {max(v for _, v in series):.0f}); "
+                f"slope {slope_per_minute(series):+.2f} MiB/min over the phase, {slope_per_minute(half):+.2f} "
+                f"MiB/min over its second half ({len(series)} samples)"
+            )
+        lines.append(
+            f"largest transaction seen: {self.largest[0]:.1f} MiB ({self.largest[1]}); samples lost {self.failed}"
+        )
+        return lines
+
+
+def oversized_query(driver: Any, rows: int) -> tuple[str, float]:
+    """Run a sort of `rows` integers (its heap grows with `rows`) and say how it ended."""
+    started = time.perf_counter()
+    try:
+        with driver.session() as session:
+            session.run(load_cypher("drill/oversized_sort"), n=rows).consume()
+        return "answered", time.perf_counter() - started
+    except Exception as exc:
+        code = getattr(exc, "code", None) or type(exc).__name__
+        return f"refused: {code}: {' '.join(str(exc).split())[:160]}", time.perf_counter() - started
 
 
 SHARED_KB = REPO.parent / "shared" / "data" / "kb" / "documents.jsonl.gz"
@@ -201,9 +296,20 @@ def main() -> None:
         "--ingest-docs", type=int, default=300, help="documents ingested under load in phase 1b (0 skips it)"
     )
     parser.add_argument("--kb", type=Path, default=SHARED_KB, help="knowledge-base JSONL(.gz) to take them from")
+    parser.add_argument("--sample-s", type=float, default=5.0, help="seconds between memory samples")
+    parser.add_argument("--heap", default="1g", help="Neo4j's heap (as the drills and tests run it)")
+    parser.add_argument(
+        "--oversized-query", action=argparse.BooleanOptionalAction, default=True,
+        help="halfway through the steady load, send one query larger than a transaction may hold",
+    )
+    parser.add_argument("--oversized-rows", type=int, default=30_000_000, help="integers the oversized query sorts")
+    parser.add_argument(
+        "--unbounded", action="store_true", help="start Neo4j with the old bounds (1,536 MiB total, none per query)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="colabench-api-drill-") as tmp:
-        settings = Neo4jSettings(local_port=free_port(), heap="1g", pagecache_mib=256)
+        kind = UnboundedNeo4jSettings if args.unbounded else Neo4jSettings
+        settings = kind(local_port=free_port(), heap=args.heap, pagecache_mib=256)
         neo4j = LocalNeo4jServer(settings, home=Path(tmp) / "neo4j")
         status = neo4j.start(timeout_s=300)
         driver = open_driver(settings)
@@ -222,9 +328,28 @@ def main() -> None:
         deck = mixed_requests(ids, head)
         try:
             server = start_api(port, settings.local_port, log_path)
-            rss_start = tree_rss_mib(server.pid)
-            steady = asyncio.run(load(port, deck, args.concurrency, args.duration))
-            rss_end = tree_rss_mib(server.pid)
+            watch = open_driver(settings)
+            bounds = neo4j_memory_settings(watch)
+            sampler = Sampler(server.pid, int(status.pid or 0), watch, args.sample_s)
+            probe: dict[str, Any] = {}
+
+            async def steady_phase() -> list[tuple[float, str, float]]:
+                stop = asyncio.Event()
+                sampling = asyncio.create_task(sampler.run(stop))
+                loading = asyncio.create_task(load(port, deck, args.concurrency, args.duration))
+                if args.oversized_query:
+                    await asyncio.sleep(args.duration / 2)
+                    probe["start"] = args.duration / 2
+                    probe["outcome"], probe["seconds"] = await asyncio.to_thread(
+                        oversized_query, watch, args.oversized_rows
+                    )
+                    probe["alive"] = await asyncio.to_thread(lambda: watch.execute_query("RETURN 1").records[0][0])
+                out = await loading
+                stop.set()
+                await sampling
+                return out
+
+            steady = asyncio.run(steady_phase())
             good = [ms for _t, o, ms in steady if o == "ok"]
             bad = Counter(o for _t, o, _ms in steady if o != "ok")
             print(
@@ -232,11 +357,27 @@ def main() -> None:
                 f"(machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}) =="
             )
             print(
+                f"Neo4j heap {settings.heap}; "
+                + ", ".join(f"{k} {v}" for k, v in sorted(bounds.items()))
+                + (" (--unbounded: the old bounds)" if args.unbounded else "")
+            )
+            print(
                 f"{len(steady):,} requests, {len(steady) / args.duration:.0f} req/s, "
                 f"p50 {percentile(good, 0.5):.1f} ms, "
-                f"p95 {percentile(good, 0.95):.1f} ms, errors {sum(bad.values())} {dict(bad)}; "
-                f"API RSS {rss_start:.0f} -> {rss_end:.0f} MiB"
+                f"p95 {percentile(good, 0.95):.1f} ms, errors {sum(bad.values())} {dict(bad)}"
             )
+            for line in sampler.report():
+                print(line)
+            if probe:
+                during = Counter(
+                    o for t, o, _ms in steady if probe["start"] <= t <= probe["start"] + probe["seconds"] + 1
+                )
+                print(
+                    f"oversized query ({args.oversized_rows:,} integers sorted) at {probe['start']:.0f} s: "
+                    f"{probe['outcome']} after {probe['seconds']:.1f} s; Neo4j answers afterwards: "
+                    f"{probe['alive'] == 1}; the clients meanwhile: {dict(during)}"
+                )
+            watch.close()
 
             if args.ingest_docs > 0:
                 ingest_under_load(port, deck, args, settings.local_port, Path(tmp), server.pid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -207,10 +208,53 @@ def _key(event_type: str, payload: dict[str, Any], event_id: str) -> str:
 _VOLATILE = {"seconds", "ms", "latency_ms", "started_at", "finished_at", "usage", "timings", "measured", "at"}
 
 
+class RandomIds:
+    """Graphiti names its fact edges with random uuid4s (graphiti-core's own), so two builds of the same history
+    give the same facts other ids (`graphiti:<uuid>`). The comparisons name each such fact by what it is: its
+    profile, its first text and its source turns (and, for repeats, its rank in the log), in every string of
+    the log and the graph. Every other system's ids are reproducible and are compared as they are."""
+
+    PATTERN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+    def __init__(self, events: list[Any]) -> None:
+        self.names: dict[str, str] = {}
+        seen: Counter[str] = Counter()
+        for event in events:
+            payload = event.payload
+            if event.type != "MemoryWritten" or payload.get("system") != "graphiti":
+                continue
+            uuid = str(payload["memory_id"]).split(":", 1)[-1]
+            if uuid in self.names or not self.PATTERN.fullmatch(uuid):
+                continue
+            sources = sorted(payload.get("source_turn_ids") or [])
+            what = json.dumps([payload.get("profile_id"), payload.get("text"), sources])
+            digest = hashlib.sha256(what.encode()).hexdigest()[:12]
+            seen[digest] += 1
+            self.names[uuid] = f"fact-{digest}-{seen[digest]}"
+
+    def rename(self, value: Any) -> Any:
+        if not self.names:
+            return value
+        if isinstance(value, str):
+            return self.PATTERN.sub(lambda m: self.names.get(m.group(0), m.group(0)), value)
+        if isinstance(value, list):
+            return [self.rename(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.rename(v) for k, v in value.items()}
+        return value
+
+
+def random_ids(store: EventStore) -> RandomIds:
+    return RandomIds(list(store.read()))
+
+
 def log_facts(store: EventStore) -> LogFacts:
     events = list(store.read())
     report = verify_chain(iter(events), expected_head=store.head().hash)
-    keys: Counter[tuple[str, str]] = Counter((e.type, _key(e.type, dict(e.payload), e.event_id)) for e in events)
+    ids = RandomIds(events)
+    keys: Counter[tuple[str, str]] = Counter(
+        (e.type, _key(e.type, ids.rename(dict(e.payload)), e.event_id)) for e in events
+    )
     return LogFacts(
         events=len(events),
         by_type=dict(Counter(e.type for e in events)),
@@ -219,3 +263,97 @@ def log_facts(store: EventStore) -> LogFacts:
         chain_ok=report.ok,
         chain_problem=report.problem,
     )
+
+
+# Properties of projected nodes and relationships that measure a particular execution (durations, clocks,
+# token and request counts a resumed command adds to, log positions `seq` / `*_seq`, which depend on the order
+# concurrent and resumed work was appended in): left out of the graph comparison, and named in its output.
+GRAPH_VOLATILE = frozenset(
+    {"seconds", "ms", "latency_ms", "started_at", "finished_at", "at_wall", "usage", "timings", "measured", "seq"}
+)
+
+
+@dataclass(frozen=True)
+class GraphFacts:
+    """The projection as `graph fingerprint` reads it (admin/fingerprint_* statements), minus volatile
+    properties, and the counts of Graphiti's own store (its SDK writes it, the projection excludes it)."""
+
+    elements: Counter[str]  # element (labels or type, ends, stable properties as canonical JSON) -> how many
+    labels: dict[str, int]
+    relationship_types: dict[str, int]
+    sdk_store: dict[str, int]
+    volatile_seen: frozenset[str]
+
+    def fingerprint(self) -> str:
+        body = json.dumps(sorted(self.elements.items()))
+        return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+    def differences(self, reference: GraphFacts) -> list[str]:
+        lines = []
+        for what, mine, theirs in (
+            ("label", self.labels, reference.labels),
+            ("relationship", self.relationship_types, reference.relationship_types),
+            ("Graphiti store", self.sdk_store, reference.sdk_store),
+        ):
+            for name in sorted(set(mine) | set(theirs)):
+                if mine.get(name, 0) != theirs.get(name, 0):
+                    lines.append(f"{what} {name}: reference {theirs.get(name, 0)}, drilled {mine.get(name, 0)}")
+        extra, lacking = self.elements - reference.elements, reference.elements - self.elements
+        if extra or lacking:
+            lines.append(
+                f"elements: {sum(extra.values())} not in the reference, {sum(lacking.values())} of the reference "
+                "missing; e.g."
+            )
+            lines += [f"    drilled only: {e[:400]}" for e in sorted(extra)[:3]]
+            lines += [f"    reference only: {e[:400]}" for e in sorted(lacking)[:3]]
+        return lines
+
+
+def stable_properties(props: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+    kept = {}
+    for name, value in props.items():
+        if name in GRAPH_VOLATILE or name.endswith(("_seconds", "_ms", "_s", "_seq")):
+            seen.add(name)
+            continue
+        kept[name] = repr(value) if isinstance(value, float) else value
+    return kept
+
+
+def graph_facts(driver: Driver, ids: RandomIds) -> GraphFacts:
+    elements: Counter[str] = Counter()
+    labels: Counter[str] = Counter()
+    types: Counter[str] = Counter()
+    seen: set[str] = set()
+    with driver.session() as session:
+        for record in session.run(load_cypher("admin/fingerprint_nodes")):
+            node_labels = sorted(record["labels"])
+            labels.update(node_labels)
+            body = {"l": node_labels, "p": ids.rename(stable_properties(dict(record["props"]), seen))}
+            elements[json.dumps(body, sort_keys=True, default=str)] += 1
+        for record in session.run(load_cypher("admin/fingerprint_relationships")):
+            types[record["type"]] += 1
+            body = {
+                "t": record["type"],
+                "a": [sorted(record["a_labels"]), ids.rename(record["a_id"])],
+                "b": [sorted(record["b_labels"]), ids.rename(record["b_id"])],
+                "p": ids.rename(stable_properties(dict(record["props"]), seen)),
+            }
+            elements[json.dumps(body, sort_keys=True, default=str)] += 1
+        sdk = {r["label"]: int(r["n"]) for r in session.run(load_cypher("drill/graphiti_store_nodes"))}
+        for r in session.run(load_cypher("drill/graphiti_store_relationships")):
+            sdk[f"-{r['type']}->"] = int(r["n"])
+    return GraphFacts(elements, dict(labels), dict(types), sdk, frozenset(seen))
+
+
+def dump_state(env: DrillEnv, path: Path) -> None:
+    """Write the log (type and payload of every event, in order) and the projection's nodes and relationships
+    to `path` (JSON lines), so a comparison can be looked at again after the drill's Neo4j is gone."""
+    with path.open("w", encoding="utf-8") as out:
+        for event in env.store().read():
+            out.write(json.dumps({"event": event.type, "payload": dict(event.payload)}, default=str) + "\n")
+        with env.driver.session() as session:
+            for record in session.run(load_cypher("admin/fingerprint_nodes")):
+                out.write(json.dumps({"node": sorted(record["labels"]), "props": dict(record["props"])}, default=str))
+                out.write("\n")
+            for record in session.run(load_cypher("admin/fingerprint_relationships")):
+                out.write(json.dumps({"rel": record.data()}, default=str) + "\n")

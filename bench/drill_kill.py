@@ -29,48 +29,54 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.drill_common import (
     DrillEnv,
+    GraphFacts,
     LogFacts,
     Neo4jKill,
     cli,
     cli_killed_after,
     drill_env,
+    dump_state,
+    graph_facts,
     log_facts,
     neo4j_killed_after,
+    random_ids,
     wipe,
 )
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.policy import AutoPolicy
 
+SYSTEMS = "raw_turns,mem0,graphiti,amem"  # every memory system the fake endpoint's AutoPolicy serves
+METHODS = "HYBRID,MEMKB_RAW_TURNS,MEM0,GRAPHITI,AMEM"
 
-def phases(dataset: str, items: int) -> list[tuple[str, list[str]]]:
-    return [
-        ("ingest", ["ingest", dataset]),
-        ("memory build", ["memory", "build", "--system", "raw_turns"]),
-        (
-            "run",
-            [
-                "run",
-                "--methods",
-                "HYBRID,MEMKB_RAW_TURNS",
-                "--dataset",
-                dataset,
-                "--judges",
-                "accuracy",
-                "--concurrency",
-                "2",
-                "--items",
-                str(items),
-            ],
-        ),
-    ]
+
+def phases(dataset: str, items: int, systems: list[str], methods: str) -> list[tuple[str, list[str]]]:
+    """ingest, one `memory build` per system, then `run`: each a phase with kills of its own."""
+    steps: list[tuple[str, list[str]]] = [("ingest", ["ingest", dataset])]
+    steps += [(f"memory build {system}", ["memory", "build", "--system", system]) for system in systems]
+    run = ["run", "--methods", methods, "--dataset", dataset, "--judges", "accuracy", "--concurrency", "2"]
+    steps.append(("run", [*run, "--items", str(items)]))
+    return steps
+
+
+def split_kills(total: int, names: list[str]) -> dict[str, int]:
+    """`total` kills over the phases: a fifth for ingest, three tenths for run, the rest shared by the memory
+    builds (at least one each when there are enough)."""
+    memory = [n for n in names if n.startswith("memory build")]
+    ingest, run = round(total * 0.2), round(total * 0.3)
+    left = total - ingest - run
+    kills = {"ingest": ingest, "run": run}
+    for i, name in enumerate(memory):
+        kills[name] = left // len(memory) + (1 if i < left % len(memory) else 0)
+    return {n: kills.get(n, 0) for n in names}
 
 
 def run_reference(
-    env: DrillEnv, steps: list[tuple[str, list[str]]]
-) -> tuple[LogFacts, dict[str, float], dict[str, LogFacts]]:
+    env: DrillEnv, steps: list[tuple[str, list[str]]], keep: Path | None = None
+) -> tuple[LogFacts, dict[str, float], dict[str, LogFacts], dict[str, GraphFacts]]:
     wipe(env.driver)
     seconds: dict[str, float] = {}
     per_phase: dict[str, LogFacts] = {}
+    graphs: dict[str, GraphFacts] = {}
     for name, args in steps:
         started = time.perf_counter()
         done = cli(args, env.env)
@@ -79,7 +85,10 @@ def run_reference(
             raise SystemExit(f"reference {name} failed ({done.returncode}): {done.stderr[-2000:]}")
         print(f"reference {name}: {seconds[name]:.1f} s", flush=True)
         per_phase[name] = log_facts(env.store())
-    return per_phase[steps[-1][0]], seconds, per_phase
+        graphs[name] = graph_facts(env.driver, random_ids(env.store()))
+    if keep is not None:
+        dump_state(env, keep / "reference.jsonl")
+    return per_phase[steps[-1][0]], seconds, per_phase, graphs
 
 
 def run_killed(
@@ -89,6 +98,7 @@ def run_killed(
     kills: dict[str, int],
     rng: random.Random,
     reference: dict[str, LogFacts],
+    graphs: dict[str, GraphFacts],
     neo4j_phases: frozenset[str] = frozenset(),
     neo4j_kills: list[Neo4jKill] | None = None,
 ) -> dict[str, tuple[int, int, int]]:
@@ -130,33 +140,44 @@ def run_killed(
             raise SystemExit(f"resumed {name} failed ({done.returncode}): {done.stderr[-2000:]}")
         landed[name] = (hit, mid_write, kills[name])
         now, then = log_facts(env.store()), reference[name]
+        graph_now, graph_then = graph_facts(env.driver, random_ids(env.store())), graphs[name]
         same = "identical" if now.fingerprint() == then.fingerprint() else "DIFFERENT"
+        same_graph = "identical" if graph_now.fingerprint() == graph_then.fingerprint() else "DIFFERENT"
+        same_sdk = "same" if graph_now.sdk_store == graph_then.sdk_store else "DIFFERENT"
         print(
             f"after {name}: {hit} kills landed ({mid_write} after events were appended); log fingerprint {same} "
             f"({now.fingerprint()} vs {then.fingerprint()}), duplicate events {now.duplicates_against(then)}, "
-            f"missing {now.missing_against(then)}, chain {'verifies' if now.chain_ok else 'BROKEN'}",
+            f"missing {now.missing_against(then)}, chain {'verifies' if now.chain_ok else 'BROKEN'}; "
+            f"graph fingerprint {same_graph}, Graphiti store counts {same_sdk}",
             flush=True,
         )
+        for line in graph_now.differences(graph_then)[:12]:
+            print(f"  {line}", flush=True)
     return landed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kills", type=int, default=20, help="kills in total, split over the three phases")
+    parser.add_argument("--kills", type=int, default=24, help="kills in total, split over the phases")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--dataset", default="sample")
+    parser.add_argument("--systems", default=SYSTEMS, help="memory systems built (one phase each)")
+    parser.add_argument("--methods", default=METHODS, help="methods of the run phase")
     parser.add_argument("--items", type=int, default=6, help="items per method in the run phase")
     parser.add_argument("--latency-ms", type=float, default=30.0, help="fake endpoint latency (kills land mid-call)")
     parser.add_argument(
         "--kill-neo4j", action="store_true", help="SIGKILL the Neo4j server (not the CLI) during ingest and run"
     )
+    parser.add_argument("--keep", type=Path, help="folder to write both logs and graphs to (reference/drilled.jsonl)")
     args = parser.parse_args()
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
     neo4j_phases = frozenset({"ingest", "run"}) if args.kill_neo4j else frozenset()
     neo4j_kills: list[Neo4jKill] = []
     rng = random.Random(args.seed)
-    steps = phases(args.dataset, args.items)
-    share = [round(args.kills * w) for w in (0.35, 0.25)]
-    kills = {"ingest": share[0], "memory build": share[1], "run": args.kills - sum(share)}
+    systems = [x for x in args.systems.split(",") if x]
+    steps = phases(args.dataset, args.items, systems, args.methods)
+    kills = split_kills(args.kills, [name for name, _ in steps])
     with FakeOpenAI(AutoPolicy(), latency_s=args.latency_ms / 1000) as fake:
         llm = {
             "COLABENCH_LLM_BASE_URL": fake.base_url,
@@ -164,10 +185,13 @@ def main() -> None:
             "COLABENCH_LLM_CACHE_MODE": "off",  # so repeated work has to reach the endpoint (and the log)
         }
         with drill_env(**llm) as env:
-            reference, seconds, per_phase = run_reference(env, steps)
+            reference, seconds, per_phase, graphs = run_reference(env, steps, args.keep)
             requests_reference = fake.request_count
-            landed = run_killed(env, steps, seconds, kills, rng, per_phase, neo4j_phases, neo4j_kills)
+            landed = run_killed(env, steps, seconds, kills, rng, per_phase, graphs, neo4j_phases, neo4j_kills)
             drilled = log_facts(env.store())
+            drilled_graph = graph_facts(env.driver, random_ids(env.store()))
+            if args.keep is not None:
+                dump_state(env, args.keep / "drilled.jsonl")
             rebuild = cli(["graph", "rebuild", "--check"], env.env)
             requests_drilled = fake.request_count - requests_reference
     print("\n== kill -9 drill ==")
@@ -200,6 +224,20 @@ def main() -> None:
         "fingerprint matches)"
     )
     print(f"endpoint requests: reference {requests_reference:,}, drilled (all kills and resumes) {requests_drilled:,}")
+    reference_graph = graphs[steps[-1][0]]
+    same_graph = reference_graph.fingerprint() == drilled_graph.fingerprint()
+    print(
+        f"graph fingerprint (projection, without {', '.join(sorted(reference_graph.volatile_seen)) or 'nothing'}): "
+        f"reference {reference_graph.fingerprint()}, drilled {drilled_graph.fingerprint()} "
+        f"({'identical' if same_graph else 'DIFFERENT'}; {sum(reference_graph.elements.values()):,} nodes and "
+        "relationships)"
+    )
+    print(
+        f"Graphiti's own store: reference {reference_graph.sdk_store}, drilled {drilled_graph.sdk_store} "
+        f"({'same' if reference_graph.sdk_store == drilled_graph.sdk_store else 'DIFFERENT'})"
+    )
+    for line in drilled_graph.differences(reference_graph):
+        print(f"  {line}")
     print(f"chain: {'verifies' if drilled.chain_ok else 'BROKEN: ' + str(drilled.chain_problem)}")
     print(f"graph rebuild --check: exit {rebuild.returncode}")
     differing = sorted(
@@ -211,6 +249,7 @@ def main() -> None:
         for t in differing:
             print(f"  {t}: reference {reference.by_type.get(t, 0)}, drilled {drilled.by_type.get(t, 0)}")
     ok = reference.fingerprint() == drilled.fingerprint() and drilled.chain_ok and rebuild.returncode == 0
+    ok = ok and same_graph and reference_graph.sdk_store == drilled_graph.sdk_store
     ok = ok and not any(k.traceback for k in neo4j_kills)
     sys.exit(0 if ok else 1)
 

@@ -1,14 +1,25 @@
-"""LLM-fault drill: a run against an endpoint that fails a share of its requests (default 20%: 429, 500,
-timeouts, malformed bodies, cut-off JSON), compared item by item with a fault-free run of the same methods.
+"""LLM-fault drill: a run whose endpoint fails a share of its requests (default 20%, seeded: HTTP 500 and 503,
+timeouts past the client's, garbage bodies, replies cut in the middle), then the same command again without
+faults, compared with a fault-free reference run of the same methods.
 
-    PYTHONPATH=. python bench/drill_llm_faults.py [--fault-rate 0.2] [--max-retries 2] [--seed 7] [--items 10]
+    PYTHONPATH=. python bench/drill_llm_faults.py [--fault-rate 0.2] [--max-retries 2] [--seed 7] [--items 4]
 
-A throwaway Neo4j and the fake OpenAI server (tests/fake_openai, AutoPolicy). The reference run goes first
-with no faults; the faulted run is a `--fresh` batch of the same command. Printed: the faults served by kind,
-then per outcome the attempts of the faulted run: answered with the reference's verdict, answered but
-flagged (the reply was not a valid answer), failed with a reason (the endpoint kept failing after the
-retries), and the two that must stay 0: attempts lost (no terminal state) and verdicts that differ from the
-reference without a flag or a failure.
+A throwaway Neo4j and the fake OpenAI server (tests/fake_openai, AutoPolicy). Each role asks its own model name
+(`fake-answerer`, `fake-judge`, `fake-state`, `fake-memory`), so the fake knows which role every request and every
+fault was for. The methods (default HYBRID, MEMKB_RAW_TURNS and MEM0) use every run role: answerer, judge,
+state (MemKB's state list) and memory (Mem0's build, which the run does itself).
+
+1. Reference: ingest, `memory build --system raw_turns`, `run` with no faults and the response cache off.
+2. The graph is emptied and built again the same way; the same `run` goes to the faulty endpoint with the
+   response cache on (a file of the drill's own).
+3. The same `run` again with the faults off: it resumes the batch.
+
+Printed: the faults served per role and kind; per role what the run record says (RunFinished/RunLeftIncomplete
+usage summed over the batch's runs: endpoint requests, retries, invalid replies) and the EndpointFailed events,
+checked against the fake's own counts (every request the fake saw is in the record; every transport fault is a
+retry or a failure; every cut reply of a structured call is an invalid reply); the response cache scanned for
+any reply the fake served as a fault (must be 0); after the rerun: runs finished, attempts answered and judged,
+verdicts against the reference, memories against the reference. Exit 1 when a must-be-zero count is not 0.
 """
 
 from __future__ import annotations
@@ -16,61 +27,114 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sqlite3
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.drill_common import DrillEnv, cli, drill_env
-from tests.fake_openai import FakeOpenAI, Fault
+from bench.drill_common import DrillEnv, cli, drill_env, log_facts, wipe
+from tests.fake_openai import FakeOpenAI, Fault, Reply
 from tests.fake_openai.policy import AutoPolicy
 
-FAULTS = {
-    "429": Fault.rate_limit(0.0),
-    "500": Fault.server_error(),
-    "timeout": Fault.timeout(2.5),
-    "malformed_body": Fault.malformed_body(),
-    "cut_off_json": Fault.invalid_json_content(),
+ROLES = ("answerer", "judge", "state", "memory")
+MODELS = {f"fake-{role}": role for role in ROLES}
+TRANSPORT = {
+    "http 500": Fault.server_error(),
+    "http 503": Fault.http(503),
+    "timeout": Fault.timeout(8.0),  # the client gives up at 3 s
+    "garbage body": Fault.malformed_body(),
 }
+CUT = "cut reply"
+KINDS = (*sorted(TRANSPORT), CUT)
+
+
+def cut_reply(reply: Reply) -> Reply:
+    """The reply as a proxy that dropped its connection half-way would leave it: the first half of its text (a
+    tool call's arguments when it had no text), said to be complete."""
+    if reply.content:
+        return Reply.text(reply.content[: max(1, len(reply.content) // 2)])
+    if reply.tool_calls:
+        name, arguments = reply.tool_calls[0]
+        text = json.dumps({"name": name, "arguments": arguments})
+        return Reply.text(text[: max(1, len(text) // 2)])
+    return Reply.text("{")
 
 
 class FaultyFake(FakeOpenAI):
-    """The fake endpoint failing each request with probability `rate` (kind drawn uniformly, seeded)."""
+    """The fake endpoint failing each request with probability `rate` (kind drawn uniformly, seeded), counting
+    requests and faults per role (the role named by the request's model)."""
 
     def __init__(self, seed: int, **kwargs: Any) -> None:
-        super().__init__(AutoPolicy(), **kwargs)
+        self.policy = AutoPolicy()
+        super().__init__(self._respond, **kwargs)
         self.rate = 0.0
-        self.served: Counter[str] = Counter()
+        self.seen: Counter[str] = Counter()  # role -> requests
+        self.faults: Counter[tuple[str, str]] = Counter()  # (role, kind) -> faults served
+        self.cut_structured: Counter[str] = Counter()  # role -> cut replies to a structured (JSON) request
+        self.cut_texts: set[str] = set()
         self._rng = random.Random(seed)
         self._fault_lock = threading.Lock()
+        self._local = threading.local()
 
     def _next_fault(self, body: dict[str, Any]) -> Fault | None:
         queued = super()._next_fault(body)
+        self._local.cut = False
         if queued is not None:
             return queued
+        role = MODELS.get(str(body.get("model")), str(body.get("model")))
         with self._fault_lock:
+            self.seen[role] += 1
             if self._rng.random() >= self.rate:
-                self.served["none"] += 1
                 return None
-            kind = self._rng.choice(sorted(FAULTS))
-            self.served[kind] += 1
-            return FAULTS[kind]
+            kind = self._rng.choice(KINDS)
+            self.faults[(role, kind)] += 1
+            if kind == CUT:
+                self._local.cut = True
+                if body.get("response_format"):
+                    self.cut_structured[role] += 1
+                return None
+            return TRANSPORT[kind]
+
+    def _respond(self, body: dict[str, Any]) -> Reply:
+        reply = self.policy(body)
+        if getattr(self._local, "cut", False):
+            reply = cut_reply(reply)
+            with self._fault_lock:
+                self.cut_texts.add(str(reply.content))
+        return reply
 
 
-def attempts(env: DrillEnv, exclude_runs: set[str]) -> list[dict[str, Any]]:
-    """Per planned (run, item): the attempt's status, verdict, flags and error (None when no attempt exists)."""
+def batch_records(env: DrillEnv, exclude: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The run records (last RunFinished/RunLeftIncomplete per run) and EndpointFailed payloads of the runs not
+    in `exclude`."""
+    ends: dict[str, dict[str, Any]] = {}
+    failures: list[dict[str, Any]] = []
+    for event in env.store().read():
+        payload = dict(event.payload)
+        if payload.get("run_id") in exclude:
+            continue
+        if event.type in ("RunFinished", "RunLeftIncomplete"):
+            ends[payload["run_id"]] = {"type": event.type, **payload}
+        elif event.type == "EndpointFailed":
+            failures.append(payload)
+    return list(ends.values()), failures
+
+
+def attempts(env: DrillEnv) -> dict[tuple[str, str], dict[str, Any]]:
     query = (
-        "MATCH (r:Run) WHERE NOT r.id IN $exclude UNWIND r.item_ids AS iid "
+        "MATCH (r:Run) UNWIND r.item_ids AS iid "
         "OPTIONAL MATCH (a:Attempt {item_id: iid})-[:IN_RUN]->(r) "
-        "RETURN r.id AS run_id, r.method AS method, iid AS item_id, a.status AS status, a.verdict AS verdict, "
-        "coalesce(a.flags, []) AS flags, a.error AS error"
+        "OPTIONAL MATCH (a)-[:JUDGED_BY]->(j:Judgment {kind: 'accuracy'}) "
+        "RETURN r.id AS run_id, r.method AS method, r.status AS run_status, iid AS item_id, a.status AS status, "
+        "a.verdict AS verdict, coalesce(a.flags, []) AS flags, a.error AS error, j IS NOT NULL AS judged"
     )
     with env.driver.session() as session:
-        return [dict(r) for r in session.run(query, exclude=sorted(exclude_runs))]
+        return {(r["method"], r["item_id"]): dict(r) for r in session.run(query)}
 
 
 def run_ids(env: DrillEnv) -> set[str]:
@@ -78,95 +142,155 @@ def run_ids(env: DrillEnv) -> set[str]:
         return {r["id"] for r in session.run("MATCH (r:Run) RETURN r.id AS id")}
 
 
+def memory_keys(env: DrillEnv) -> Counter[tuple[str, str]]:
+    return Counter({k: n for k, n in log_facts(env.store()).keys.items() if k[0] == "MemoryWritten"})
+
+
+def cached_faults(cache: Path, cut_texts: set[str]) -> tuple[int, int]:
+    """(replies in the cache, cached replies that are a fault the fake served)."""
+    if not cache.exists():
+        return 0, 0
+    with sqlite3.connect(cache) as db:
+        rows = [json.loads(r[0]) for r in db.execute("SELECT response FROM responses")]
+    return len(rows), sum(1 for r in rows if r.get("content") in cut_texts)
+
+
+def prepare(env: DrillEnv, dataset: str) -> None:
+    wipe(env.driver)
+    for step in (["ingest", dataset], ["memory", "build", "--system", "raw_turns"]):
+        done = cli(step, env.env)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(step)} failed: {done.stderr[-2000:]}")
+
+
+def timed(command: list[str], env: dict[str, str], label: str) -> int:
+    started = time.perf_counter()
+    done = cli(command, env)
+    last = (done.stderr.strip().splitlines() or ["-"])[-1][:160]
+    seconds = time.perf_counter() - started
+    print(f"{label}: exit {done.returncode}, {seconds:.1f} s; last stderr line: {last}", flush=True)
+    return done.returncode
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fault-rate", type=float, default=0.2)
     parser.add_argument("--max-retries", type=int, default=2, help="the client's retries per request")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--dataset", default="sample")
-    parser.add_argument("--methods", default="HYBRID,MEMKB_RAW_TURNS")
-    parser.add_argument("--items", type=int, default=10, help="items per method")
+    parser.add_argument("--dataset", default="tests/fixtures/mini_bundle")
+    parser.add_argument("--methods", default="HYBRID,MEMKB_RAW_TURNS,MEM0")
+    parser.add_argument("--items", type=int, default=4, help="items per method")
     args = parser.parse_args()
-    with FaultyFake(args.seed) as fake:
+    fake = FaultyFake(args.seed)
+    with fake:
         llm = {
             "COLABENCH_LLM_BASE_URL": fake.base_url,
-            "COLABENCH_LLM_MODEL": "fake-model",
-            "COLABENCH_LLM_CACHE_MODE": "off",
-            "COLABENCH_LLM_TIMEOUT_S": "1.0",
+            **{f"COLABENCH_LLM_{role.upper()}_MODEL": model for model, role in MODELS.items()},
+            "COLABENCH_LLM_TIMEOUT_S": "3.0",
             "COLABENCH_LLM_MAX_RETRIES": str(args.max_retries),
             "COLABENCH_LLM_RETRY_BASE_S": "0.05",
             "COLABENCH_LLM_RETRY_MAX_S": "0.3",
         }
         with drill_env(**llm) as env:
-            for step in (["ingest", args.dataset], ["memory", "build", "--system", "raw_turns"]):
-                done = cli(step, env.env)
-                if done.returncode != 0:
-                    raise SystemExit(f"{' '.join(step)} failed: {done.stderr[-2000:]}")
-            command = [
-                "run",
-                "--methods",
-                args.methods,
-                "--dataset",
-                args.dataset,
-                "--judges",
-                "accuracy",
-                "--concurrency",
-                "2",
-                "--items",
-                str(args.items),
-            ]
-            started = time.perf_counter()
-            reference_run = cli(command, env.env)
-            print(f"reference run: exit {reference_run.returncode}, {time.perf_counter() - started:.1f} s", flush=True)
-            reference = attempts(env, set())
-            before = run_ids(env)
+            cache = env.home / "llm_responses.sqlite"
+            command = ["run", "--methods", args.methods, "--dataset", args.dataset, "--judges", "accuracy"]
+            # the endpoint check is the fake's own reply (never faulted), skipped so a busy machine cannot fail it
+            command += ["--concurrency", "2", "--items", str(args.items), "--no-endpoint-check"]
+            reference_env = {**env.env, "COLABENCH_LLM_CACHE_MODE": "off"}
+            faulty_env = {**env.env, "COLABENCH_LLM_CACHE_MODE": "use", "COLABENCH_LLM_CACHE": str(cache)}
+
+            prepare(env, args.dataset)
+            timed(command, reference_env, "reference run (no faults, cache off)")
+            reference = attempts(env)
+            reference_memory = memory_keys(env)
+
+            prepare(env, args.dataset)
+            fake.seen.clear()
             fake.rate = args.fault_rate
-            requests_before = fake.request_count
-            started = time.perf_counter()
-            faulted_run = cli([*command, "--fresh"], env.env)
-            seconds = time.perf_counter() - started
+            faulted_code = timed(command, faulty_env, f"faulted run ({args.fault_rate:.0%} faults, cache on)")
             fake.rate = 0.0
-            faulted = attempts(env, before)
-            requests = fake.request_count - requests_before
-            report = cli(["report", "--latest", "--no-traces"], env.env)
-    print("\n== LLM-fault drill ==")
-    served = {k: v for k, v in fake.served.items() if k != "none"}
-    print(
-        f"faulted run: exit {faulted_run.returncode}, {seconds:.1f} s, {requests:,} endpoint requests, "
-        f"{sum(served.values()):,} faults ({sum(served.values()) / max(1, requests):.1%}): "
-        + ", ".join(f"{k} {v}" for k, v in sorted(served.items()))
+            seen = Counter(fake.seen)
+            records, failures = batch_records(env, set())
+            after_faults = attempts(env)
+            cached, cached_bad = cached_faults(cache, fake.cut_texts)
+            rerun_code = timed(command, faulty_env, "rerun (no faults, cache on)")
+            converged = attempts(env)
+            final_records, _ = batch_records(env, set())
+            converged_memory = memory_keys(env)
+            cached_after, cached_bad_after = cached_faults(cache, fake.cut_texts)
+
+    print(f"\n== LLM-fault drill: {args.methods}, {args.items} items, fault rate {args.fault_rate:.0%} ==")
+    usage: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in records:
+        for role, counters in (record.get("usage") or {}).items():
+            if role in ROLES and isinstance(counters, dict):
+                for name in ("endpoint_requests", "retries", "invalid_replies", "calls"):
+                    usage[role][name] += int(counters.get(name) or 0)
+    failed: Counter[str] = Counter(str(f.get("role", "?")).split("@")[0].split(":")[0] for f in failures)
+    exhausted: Counter[str] = Counter(
+        str(f.get("role", "?")).split("@")[0].split(":")[0] for f in failures if "kept failing" in str(f.get("error"))
     )
-    ref_verdict = {(r["method"], r["item_id"]): r["verdict"] for r in reference}
-    outcome: Counter[str] = Counter()
-    for a in faulted:
-        key = (a["method"], a["item_id"])
-        if a["status"] == "answered":
-            if a["flags"]:
-                outcome["answered, flagged " + "/".join(sorted(a["flags"]))] += 1
-            elif a["verdict"] == ref_verdict.get(key):
-                outcome["answered, same verdict as the reference"] += 1
-            elif a["verdict"] is None:
-                outcome["answered, judgment failed (with reason)"] += 1
-            else:
-                outcome["SILENTLY DIFFERENT verdict"] += 1
-        elif a["status"] == "error" and a["error"]:
-            outcome["failed with a reason"] += 1
-        else:
-            outcome[f"LOST (status {a['status']!r}, no reason)"] += 1
-    print(f"attempts planned: {len(faulted)} (reference: {len(reference)})")
-    for name, n in sorted(outcome.items()):
-        print(f"  {name}: {n}")
-    reasons = Counter((a["error"] or "").split(":")[0][:80] for a in faulted if a["status"] == "error")
-    for reason, n in reasons.most_common(5):
-        print(f"  reason x{n}: {reason}")
-    lost = sum(n for k, n in outcome.items() if k.startswith("LOST"))
-    silent = outcome["SILENTLY DIFFERENT verdict"]
-    print(f"lost attempts: {lost}; silently different verdicts: {silent}")
+    total_faults = sum(fake.faults.values())
     print(
-        f"report --latest: exit {report.returncode}; failure lines: "
-        + json.dumps([ln.strip() for ln in report.stdout.splitlines() if "fail" in ln.lower()][:6])
+        f"faulted run: exit {faulted_code}; {sum(seen.values()):,} endpoint requests, {total_faults:,} faults "
+        f"({total_faults / max(1, sum(seen.values())):.1%}): "
+        + ", ".join(f"{k} {sum(n for (_r, kk), n in fake.faults.items() if kk == k)}" for k in KINDS)
     )
-    sys.exit(0 if lost == 0 and silent == 0 else 1)
+    unaccounted = 0
+    header = "role      requests  faults (500/503/timeout/garbage/cut)  record: requests retries invalid failed"
+    print(header)
+    for role in ROLES:
+        by_kind = [fake.faults[(role, k)] for k in ("http 500", "http 503", "timeout", "garbage body", CUT)]
+        transport = sum(by_kind[:4])
+        u = usage[role]
+        # every request the fake saw is in the record; every transport fault became a retry or a failure that gave up
+        gap_requests = seen[role] - u["endpoint_requests"]
+        gap_transport = transport - (u["retries"] + exhausted[role])
+        gap_cut = fake.cut_structured[role] - u["invalid_replies"] if role != "memory" else 0
+        unaccounted += abs(gap_requests) + max(0, gap_transport) + max(0, gap_cut)
+        print(
+            f"{role:<9} {seen[role]:>8}  {'/'.join(str(n) for n in by_kind):<36}  "
+            f"{u['endpoint_requests']:>8} {u['retries']:>7} {u['invalid_replies']:>7} {failed[role]:>6}"
+            f"   (gaps: requests {gap_requests}, transport faults {gap_transport}, structured cuts {gap_cut})"
+        )
+    print(
+        f"EndpointFailed events: {len(failures)} by role {dict(failed)}; gave up after retries {dict(exhausted)}; "
+        f"stages {dict(Counter(str(f.get('stage')) for f in failures))}"
+    )
+    outcome = Counter(
+        "answered and judged" if a["status"] == "answered" and a["judged"] else f"status {a['status']}"
+        for a in after_faults.values()
+    )
+    print(f"after the faulted run: attempts {dict(outcome)}; runs {dict(Counter(r['type'] for r in records))}")
+    print(
+        f"response cache after the faulted run: {cached} replies, {cached_bad} of them a fault the fake served; "
+        f"after the rerun: {cached_after} replies, {cached_bad_after} faults"
+    )
+    statuses = Counter(r["type"] for r in final_records)
+    complete = sum(1 for a in converged.values() if a["status"] == "answered" and a["judged"])
+    differ = [k for k, a in converged.items() if a["verdict"] != (reference.get(k) or {}).get("verdict")]
+    flagged = sum(1 for a in converged.values() if a["flags"])
+    print(
+        f"rerun: exit {rerun_code}; runs {dict(statuses)}; attempts answered and judged {complete} of "
+        f"{len(converged)} (reference {len(reference)}); verdicts that differ from the reference {len(differ)}; "
+        f"flagged {flagged}"
+    )
+    same_memory = converged_memory == reference_memory
+    print(
+        f"memories (MemoryWritten keys) after the rerun: {sum(converged_memory.values())}, reference "
+        f"{sum(reference_memory.values())} ({'identical' if same_memory else 'DIFFERENT'})"
+    )
+    print(f"unaccounted faults: {unaccounted}; faults in the cache: {cached_bad + cached_bad_after}")
+    ok = (
+        unaccounted == 0
+        and cached_bad + cached_bad_after == 0
+        and rerun_code == 0
+        and set(statuses) == {"RunFinished"}
+        and complete == len(converged) == len(reference)
+        and not differ
+        and same_memory
+    )
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

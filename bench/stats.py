@@ -18,3 +18,17 @@ def mcnemar_exact(b: int, c: int) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(min(b, c) + 1)) / 2**n
     return min(1.0, 2 * tail)
+
+
+def slope_per_minute(samples: list[tuple[float, float]]) -> float:
+    """The least-squares slope of (seconds, value) samples, in value units per minute; NaN for fewer than two
+    distinct times."""
+    if len(samples) < 2:
+        return float("nan")
+    n = len(samples)
+    mean_t = sum(t for t, _ in samples) / n
+    mean_v = sum(v for _, v in samples) / n
+    spread = sum((t - mean_t) ** 2 for t, _ in samples)
+    if spread == 0:
+        return float("nan")
+    return 60 * sum((t - mean_t) * (v - mean_v) for t, v in samples) / spread

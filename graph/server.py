@@ -172,7 +172,8 @@ class LocalNeo4jServer:
             self.settings.local_host,
             str(self.settings.local_port),
             str(self.settings.pagecache_mib),
-            str(self.settings.tx_max_mib),
+            str(self.settings.tx_total_bound_mib),
+            str(self.settings.tx_each_bound_mib),
         ]
         log = self.log_file.open("ab")
         log.write(f"\n=== start {time.strftime('%Y-%m-%dT%H:%M:%S')} ===\n".encode())

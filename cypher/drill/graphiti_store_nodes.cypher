@@ -1,0 +1,7 @@
+// Nodes of Graphiti's own store (graphiti-core writes them; the projection fingerprint leaves them out), per label.
+UNWIND ['Entity', 'Episodic', 'Community', 'Saga'] AS label
+CALL (label) {
+  MATCH (n) WHERE label IN labels(n)
+  RETURN count(n) AS n
+}
+RETURN label, n

@@ -1,0 +1,3 @@
+// The JVM's used heap, in bytes.
+CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes
+RETURN attributes.HeapMemoryUsage.value.properties.used AS used
