@@ -4,8 +4,8 @@ and which full-text index and query terms the knowledge line reads (Lucene).
 - `english`: word tokens (inner apostrophes kept), lower-cased, the project's English stop list removed
   (query.terms.STOP_WORDS), a possessive "'s" stripped (the only stemming); the knowledge line reads the
   `chunk_text` index with the same stop words left out of the query.
-- `plain`: lower-cased `\\w+` tokens, no stop words, no stemming (the tokens of the plain BM25 reference:
-  rank-bm25 Okapi on lowercase `\\w+`); the knowledge line reads `chunk_text_plain`, whose Lucene analyzer is
+- `plain`: lower-cased `\\w+` tokens, no stop words, no stemming, a repeated query word counted each time
+  (the tokens of the plain BM25 reference: rank-bm25 Okapi on lowercase `\\w+`); the knowledge line reads `chunk_text_plain`, whose Lucene analyzer is
   pinned to `standard-no-stop-words` (lowercase, no stop words, no stemming), with every query word.
 
 A recipe names its analyzer (`Recipe.keyword_analyzer`); the evaluation records it and the definition of each
@@ -36,8 +36,10 @@ def plain_tokens(text: str) -> list[str]:
 
 
 def plain_query_tokens(text: str) -> list[str]:
-    """Distinct plain tokens of a query, in order of first use."""
-    return list(dict.fromkeys(plain_tokens(text)))
+    """The plain tokens of a query, repeats kept: BM25 sums over the query's terms, so a word asked twice
+    counts twice, as in the reference (rank-bm25 Okapi over the query's token list) and in Lucene (one clause
+    per occurrence). Counting it once was the only difference from the reference on LoCoMo (issue 29)."""
+    return plain_tokens(text)
 
 
 def plain_lucene_terms(text: str) -> list[str]:
