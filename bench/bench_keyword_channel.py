@@ -25,6 +25,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import re
 import sys
 import time
@@ -37,7 +38,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-SHARED = REPO.parent / "shared" / "data"
+# the shared data beside the main checkout; COLABENCH_SHARED_DATA names it from a worktree elsewhere
+SHARED = Path(os.environ.get("COLABENCH_SHARED_DATA") or REPO.parent / "shared" / "data")
 LOCOMO = SHARED / "locomo" / "locomo10.json"
 LME = SHARED / "longmemeval_dev" / "longmemeval_s_dev.json.gz"
 KB = SHARED / "kb"
@@ -73,20 +75,39 @@ def ref_tokens(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def ref_rrf(lists: Sequence[Sequence[str]], k: float = 60.0) -> list[str]:
+def ref_rrf(lists: Sequence[Sequence[str]], k: float = 60.0, best_rank_ties: bool = False) -> list[str]:
+    """RRF over whole lists, ties by id; `best_rank_ties` (a diagnostic, colabench's rule): ties by the best
+    single-list rank, then the earlier list, then id."""
     scores: dict[str, float] = {}
-    for ranked in lists:
+    best: dict[str, tuple[int, int]] = {}
+    for position, ranked in enumerate(lists):
         for rank, item in enumerate(ranked, start=1):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            best[item] = min(best.get(item, (rank, position)), (rank, position))
+    if best_rank_ties:
+        return sorted(scores, key=lambda i: (-scores[i], *best[i], i))
     return sorted(scores, key=lambda i: (-scores[i], i))
 
 
-def ref_bm25_order(ids: list[str], texts: list[str], query: str) -> list[str]:
+def ref_bm25_order(ids: list[str], texts: list[str], query: str, distinct_query: bool = False) -> list[str]:
+    """Every id by rank-bm25 Okapi score, ties by id; `distinct_query` (a diagnostic, colabench's plain query
+    before issue 29) counts a repeated query word once."""
     from rank_bm25 import BM25Okapi
 
     tokenized = [ref_tokens(t) or ["\u0000"] for t in texts]
-    scores = BM25Okapi(tokenized).get_scores(ref_tokens(query))
+    terms = ref_tokens(query)
+    scores = BM25Okapi(tokenized).get_scores(list(dict.fromkeys(terms)) if distinct_query else terms)
     return [ids[i] for i in sorted(range(len(ids)), key=lambda i: (-float(scores[i]), ids[i]))]
+
+
+# The reference and, for attributing differences, the reference with one or both of colabench's former rules
+# (name -> (query words counted once, ties by best single-list rank with semantic first)).
+REFERENCE_FORMS = {
+    REFERENCE: (False, False),
+    "REF_DISTINCT_QUERY": (True, False),
+    "REF_BEST_RANK_TIES": (False, True),
+    "REF_BOTH": (True, True),
+}
 
 
 def reference_memory_rows(retriever: Any, items: list[Any]) -> list[Any]:
@@ -97,34 +118,40 @@ def reference_memory_rows(retriever: Any, items: list[Any]) -> list[Any]:
 
     rows = []
     for item in items:
-        row = ItemRow(
-            item_id=item.item_id,
-            dataset=item.dataset,
-            group=item.group or item.dataset,
-            type=item.type,
-            recipe=REFERENCE,
-            line="memory",
-            level="turn",
-            gold=list(item.gold_turns),
-        )
+        forms = {
+            name: ItemRow(
+                item_id=item.item_id,
+                dataset=item.dataset,
+                group=item.group or item.dataset,
+                type=item.type,
+                recipe=name,
+                line="memory",
+                level="turn",
+                gold=list(item.gold_turns),
+            )
+            for name in REFERENCE_FORMS
+        }
+        rows.extend(forms.values())
         if item.skip_memory or not item.profile_id or not item.gold_turns:
-            row.skipped = item.skip_memory or "no gold turn"
-            rows.append(row)
+            for row in forms.values():
+                row.skipped = item.skip_memory or "no gold turn"
             continue
         vector = retriever.query_embedder.embed(item.question)
         _n, cutoff = retriever._profile_context(item.profile_id, item.cutoff_turn_id, "raw_turns")
         cards = retriever.memory.cards(item.profile_id, "raw_turns", vector, cutoff)
         details = retriever.memory.details(cards)
         ids = [c.memory_id for c in cards]
+        texts = [details[i].text if i in details else "" for i in ids]
         by_cos = {c.memory_id: float(c.cosine or 0.0) for c in cards}
         cosine = sorted(ids, key=lambda i: (-by_cos[i], i))
-        bm25 = ref_bm25_order(ids, [details[i].text if i in details else "" for i in ids], item.question)
-        fused = ref_rrf([bm25, cosine])[:50]
-        sources = _sources(retriever, fused)
-        units = dedupe(t for mid in fused for t, _ in sources.get(mid, []))
-        row.ranked = units[: max(KS)]
-        row.metrics = lme_metrics(units, set(item.gold_turns), KS)
-        rows.append(row)
+        for name, (distinct_query, best_rank_ties) in REFERENCE_FORMS.items():
+            bm25 = ref_bm25_order(ids, texts, item.question, distinct_query)
+            # colabench lists the semantic channel first, so its tie rule prefers the semantic rank
+            fused = ref_rrf([cosine, bm25], best_rank_ties=best_rank_ties)[:50]
+            sources = _sources(retriever, fused)
+            units = dedupe(t for mid in fused for t, _ in sources.get(mid, []))
+            forms[name].ranked = units[: max(KS)]
+            forms[name].metrics = lme_metrics(units, set(item.gold_turns), KS)
     return rows
 
 
@@ -294,7 +321,7 @@ def table(result: dict[str, Any]) -> list[str]:
         means = [np.mean([got[i].metrics[m] for i in got]) for m in METRICS]
         sized = [r for r in got.values() if r.list_sizes]
         short = f"{sum(1 for r in sized if r.short_keyword()):,} of {len(sized):,}" if sized else "not reported"
-        if recipe == REFERENCE or "SEMANTIC" in recipe:
+        if recipe.startswith("REF") or "SEMANTIC" in recipe:
             short = "-"
         lines.append(
             f"  {recipe:<20} {means[0]:>6.3f} {means[1]:>6.3f} {means[2]:>6.3f}  "

@@ -4,9 +4,10 @@ and which full-text index and query terms the knowledge line reads (Lucene).
 - `english`: word tokens (inner apostrophes kept), lower-cased, the project's English stop list removed
   (query.terms.STOP_WORDS), a possessive "'s" stripped (the only stemming); the knowledge line reads the
   `chunk_text` index with the same stop words left out of the query.
-- `plain`: lower-cased `\\w+` tokens, no stop words, no stemming (the tokens of the plain BM25 reference:
-  rank-bm25 Okapi on lowercase `\\w+`); the knowledge line reads `chunk_text_plain`, whose Lucene analyzer is
-  pinned to `standard-no-stop-words` (lowercase, no stop words, no stemming), with every query word.
+- `plain`: lower-cased `\\w+` tokens, no stop words, no stemming, a repeated query word counted each time
+  (the tokens of the plain BM25 reference: rank-bm25 Okapi on lowercase `\\w+`); the knowledge line reads
+  `chunk_text_plain`, whose Lucene analyzer is pinned to `standard-no-stop-words` (lowercase, no stop words, no
+  stemming), with every query word.
 
 A recipe names its analyzer (`Recipe.keyword_analyzer`); the evaluation records it and the definition of each
 analyzer it used, with the Lucene analyzer of the index read back from Neo4j (`index_analyzers`).
@@ -17,13 +18,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from neo4j import Driver
 
 from graph.cypher_files import load_cypher
 from query.errors import QueryError
 from query.terms import STOP_WORDS, bm25_query_tokens, bm25_tokens, query_terms, word_tokens
+
+if TYPE_CHECKING:
+    from query.recipes import Recipe
 
 KeywordAnalyzerName = Literal["english", "plain"]
 
@@ -36,8 +40,10 @@ def plain_tokens(text: str) -> list[str]:
 
 
 def plain_query_tokens(text: str) -> list[str]:
-    """Distinct plain tokens of a query, in order of first use."""
-    return list(dict.fromkeys(plain_tokens(text)))
+    """The plain tokens of a query, repeats kept: BM25 sums over the query's terms, so a word asked twice
+    counts twice, as in the reference (rank-bm25 Okapi over the query's token list) and in Lucene (one clause
+    per occurrence). Counting it once was the only difference from the reference on LoCoMo (issue 29)."""
+    return plain_tokens(text)
 
 
 def plain_lucene_terms(text: str) -> list[str]:
@@ -128,3 +134,19 @@ def describe_keyword_channel(names: list[str], driver: Driver | None, database: 
             )
         lines.append(line)
     return lines
+
+
+def keyword_channel_record(recipes: list[Recipe]) -> dict[str, dict[str, object]]:
+    """Recipe name -> its keyword channel (analyzer name and definition, padding) for the recipes with a keyword
+    channel on either line: what a run record keeps, so a run says what "keyword" meant."""
+    out: dict[str, dict[str, object]] = {}
+    for recipe in recipes:
+        if "keyword" in recipe.knowledge_channels or "keyword" in recipe.memory_channels:
+            analyzer = get_analyzer(recipe.keyword_analyzer)
+            out[recipe.name] = {
+                "analyzer": analyzer.name,
+                "definition": analyzer.definition(),
+                "fulltext_index": analyzer.fulltext_index,
+                "padding": recipe.keyword_padding,
+            }
+    return out

@@ -23,15 +23,7 @@ from neo4j import Driver
 from graph.cypher_files import load_cypher
 from graph.projection import VectorEncoder
 from query.corpus import EVERYTHING, Corpus
-from query.errors import (
-    DocumentNotChunkedError,
-    EmptyQueryError,
-    EncoderMismatchError,
-    KOutOfRangeError,
-    ProfileRequiredError,
-    UnknownProfileError,
-    UnknownTurnError,
-)
+from query.errors import DocumentNotChunkedError, EncoderMismatchError, UnknownProfileError, UnknownTurnError
 from query.fusion import Fused, fuse_channels
 from query.keyword_analyzers import get_analyzer
 from query.knowledge import FUSED_CHANNELS, Candidate, ChannelRun, KnowledgeChannels
@@ -44,6 +36,7 @@ from query.read_tool import MAX_LINES, read_document
 from query.recipes import Recipe, get_recipe
 from query.results import DocumentHit, MemoryHit, ReadResult, SearchResult, StateHit
 from query.round_robin import expand_round_robin
+from query.search_call import SearchCall, check_search_input
 from query.states import profile_states
 from query.tokens import WORDPIECE, TokenCounter
 
@@ -156,218 +149,284 @@ class Retriever:
         corpus: Corpus | None,
         max_k: int,
     ) -> SearchResult:
+        """The search as named steps: plan, start what needs no query vector, embed, start the vector channels,
+        rank the memory cards, collect the knowledge lists and fuse them, shape memories and states."""
         started = time.perf_counter()
-        text = (query or "").strip()
-        if not text:
-            raise EmptyQueryError(f"recipe {recipe.name}: the query is empty; give the text to search for")
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or k > max_k:
-            raise KOutOfRangeError(f"recipe {recipe.name}: k must be an integer from 1 to {max_k}, got {k!r}")
-        if recipe.needs_profile and profile_id is None:
-            raise ProfileRequiredError(f"recipe {recipe.name} searches a profile's memories or states: pass profile_id")
-        if before_turn_id is not None and profile_id is None:
-            raise ProfileRequiredError("before_turn_id (the history cut-off) needs the profile_id it belongs to")
-        corpus = corpus or self.default_corpus
-        keywords = [kw for kw in (keywords or []) if kw.strip()] or None
-        timings: dict[str, float] = {}
-        notes: list[str] = []
-        self._check_encoder()
-
+        call = self._plan(recipe, query, profile_id, k, keywords, before_turn_id, corpus, max_k)
         # The profile check runs beside the embedding; its errors are raised before any memory is read.
-        profile_future: Future[tuple[int, Cutoff | None]] | None = None
-        if profile_id is not None:
-            profile_future = self._submit(
-                timings, "profile", self._profile_context, profile_id, before_turn_id, recipe.memory_system
-            )
+        profile_future = self._start_profile(call)
+        # Work that needs no query vector starts first and overlaps the embedding.
+        keyword_future = self._start_keyword(call)
+        self._embed(call)
+        fused_future = self._start_hybrid(call)
+        semantic_future = self._start_semantic(call)
+        if profile_future is not None:
+            call.n_cards, call.cutoff = profile_future.result()
+        states_future = self._start_states(call)
+        ranked_cards = self._rank_memories(call)
+        lists, links_by_card = self._knowledge_lists(call, ranked_cards, keyword_future, semantic_future)
+        documents = self._knowledge_documents(call, lists, fused_future)
+        memories = self._memory_hits(call, ranked_cards, links_by_card)
+        states = self._states(call, states_future)
+        call.timings["total"] = _ms(started)
+        return call.result(documents, memories, states)
 
-        linked_channel = "memory_linked" in recipe.knowledge_channels
-        wants_memory = recipe.return_memories or linked_channel
-        semantic_memory = wants_memory and "semantic" in recipe.memory_channels
-        # Linked documents without a direct match take their chunk closest to the query vector.
-        needs_vector = "semantic" in recipe.knowledge_channels or semantic_memory or linked_channel
+    # --- the search's steps, in the order _search runs them -----------------------------------------
 
+    def _plan(
+        self,
+        recipe: Recipe,
+        query: str,
+        profile_id: str | None,
+        k: int,
+        keywords: list[str] | None,
+        before_turn_id: str | None,
+        corpus: Corpus | None,
+        max_k: int,
+    ) -> SearchCall:
+        """Check the input (typed errors) and the encoder; decide each channel's depth, the keyword channel's
+        Lucene query, whether HYBRID runs as one statement and whether the search needs a worker thread."""
+        text = check_search_input(recipe, query, profile_id, k, before_turn_id, max_k)
         # Documents each channel returns: a recipe with one knowledge channel ranks by that channel alone, so
         # its top k is the channel's top k (the deeper list only feeds a fusion); fewer rows, the same hits.
         depth = min(recipe.channel_depth, k) if len(recipe.knowledge_channels) == 1 else recipe.channel_depth
-
-        lucene = None
-        analyzer = get_analyzer(recipe.keyword_analyzer)
-        list_sizes: dict[str, int] = {}
+        call = SearchCall(
+            recipe=recipe,
+            text=text,
+            profile_id=profile_id,
+            k=k,
+            keywords=[kw for kw in (keywords or []) if kw.strip()] or None,
+            before_turn_id=before_turn_id,
+            corpus=corpus or self.default_corpus,
+            max_k=max_k,
+            analyzer=get_analyzer(recipe.keyword_analyzer),
+            depth=depth,
+        )
+        self._check_encoder()
         if "keyword" in recipe.knowledge_channels:
-            lucene = build_lucene_query(text, keywords, analyzer.lucene_terms)
-            if lucene is None:
-                notes.append(
+            call.lucene = build_lucene_query(text, call.keywords, call.analyzer.lucene_terms)
+            if call.lucene is None:
+                call.notes.append(
                     "keyword channel: the query has no searchable term (only stop words, punctuation or "
                     "whitespace), so it returned nothing"
                 )
         # Semantic + keyword over the whole graph: both channels and their fusion run as one statement after the
         # embedding (one round trip, k rows back instead of 2 x depth; docs/retrieval.md "Side by side").
-        one_statement = (
+        call.one_statement = (
             self.one_statement
             and recipe.knowledge_channels == FUSED_CHANNELS
-            and lucene is not None
-            and self.knowledge.fuses_in_one_statement(corpus)
+            and call.lucene is not None
+            and self.knowledge.fuses_in_one_statement(call.corpus)
         )
-
         # A search whose only work is one knowledge statement runs it in this thread: there is nothing to overlap
         # it with, and a hand-off to a worker thread waits for a time slice on a busy machine.
-        alone = profile_id is None and (one_statement or len(recipe.knowledge_channels) == 1)
+        call.alone = profile_id is None and (call.one_statement or len(recipe.knowledge_channels) == 1)
+        return call
 
-        # Work that needs no query vector starts first and overlaps the embedding.
-        keyword_future: Future[ChannelRun] | None = None
-        if lucene is not None and not one_statement:
-            keyword_future = self._start(
-                alone,
-                timings,
-                "keyword",
-                self.knowledge.keyword,
-                lucene,
-                corpus,
-                depth,
-                recipe.channel_chunks,
-                analyzer.fulltext_index,
-            )
-        vector = None
-        if needs_vector:
+    def _start_profile(self, call: SearchCall) -> Future[tuple[int, Cutoff | None]] | None:
+        """The profile's live card count and history cut-off, on a worker thread (None: no profile)."""
+        if call.profile_id is None:
+            return None
+        return self._submit(
+            call.timings,
+            "profile",
+            self._profile_context,
+            call.profile_id,
+            call.before_turn_id,
+            call.recipe.memory_system,
+        )
+
+    def _start_keyword(self, call: SearchCall) -> Future[ChannelRun] | None:
+        """The knowledge keyword channel on its own statement (not when HYBRID runs as one statement)."""
+        if call.lucene is None or call.one_statement:
+            return None
+        recipe = call.recipe
+        return self._start(
+            call.alone,
+            call.timings,
+            "keyword",
+            self.knowledge.keyword,
+            call.lucene,
+            call.corpus,
+            call.depth,
+            recipe.channel_chunks,
+            call.analyzer.fulltext_index,
+        )
+
+    def _embed(self, call: SearchCall) -> None:
+        """The query vector, when a channel needs it."""
+        if call.needs_vector:
             t0 = time.perf_counter()
-            vector = self.query_embedder.embed(text)
-            timings["embed"] = _ms(t0)
+            call.vector = self.query_embedder.embed(call.text)
+            call.timings["embed"] = _ms(t0)
 
-        fused_future: Future[list[tuple[Fused, Candidate]]] | None = None
-        if one_statement:
-            assert vector is not None and lucene is not None
-            fused_args = (vector, lucene, depth, recipe.channel_chunks, k, recipe.kappa, analyzer.fulltext_index)
-            fused_future = self._start(alone, timings, "hybrid", self.knowledge.hybrid, *fused_args)
-        semantic_future: Future[ChannelRun] | None = None
-        if "semantic" in recipe.knowledge_channels and not one_statement:
-            assert vector is not None
-            semantic_future = self._start(
-                alone,
-                timings,
-                "semantic",
-                self.knowledge.semantic,
-                vector,
-                corpus,
-                depth,
-                recipe.channel_chunks,
-            )
+    def _start_hybrid(self, call: SearchCall) -> Future[list[tuple[Fused, Candidate]]] | None:
+        """HYBRID's two channels and their fusion as one statement."""
+        if not call.one_statement:
+            return None
+        assert call.vector is not None and call.lucene is not None
+        recipe = call.recipe
+        args = (call.vector, call.lucene, call.depth, recipe.channel_chunks, call.k, recipe.kappa)
+        return self._start(
+            call.alone, call.timings, "hybrid", self.knowledge.hybrid, *args, call.analyzer.fulltext_index
+        )
 
-        cutoff: Cutoff | None = None
-        n_cards = 0
-        if profile_future is not None:
-            n_cards, cutoff = profile_future.result()
-        states_future: Future[tuple[list[StateHit], list[str]]] | None = None
-        if recipe.return_states and profile_id is not None:
-            states_future = self._submit(
-                timings, "states", profile_states, self.driver, self.database, profile_id, recipe.state_system, cutoff
-            )
+    def _start_semantic(self, call: SearchCall) -> Future[ChannelRun] | None:
+        """The knowledge semantic channel on its own statement."""
+        if "semantic" not in call.recipe.knowledge_channels or call.one_statement:
+            return None
+        assert call.vector is not None
+        return self._start(
+            call.alone,
+            call.timings,
+            "semantic",
+            self.knowledge.semantic,
+            call.vector,
+            call.corpus,
+            call.depth,
+            call.recipe.channel_chunks,
+        )
+
+    def _start_states(self, call: SearchCall) -> Future[tuple[list[StateHit], list[str]]] | None:
+        """The profile's active states at the cut-off, on a worker thread."""
+        if not (call.recipe.return_states and call.profile_id is not None):
+            return None
+        return self._submit(
+            call.timings,
+            "states",
+            profile_states,
+            self.driver,
+            self.database,
+            call.profile_id,
+            call.recipe.state_system,
+            call.cutoff,
+        )
+
+    def _rank_memories(self, call: SearchCall) -> list[RankedCard]:
+        """The profile's visible cards ranked by the recipe's memory channels (or the memory system's own
+        search); notes say why the ranking is empty or cut."""
+        recipe, profile_id = call.recipe, call.profile_id
+        if not (call.wants_memory and profile_id is not None):
+            return []
         cards_future: Future[list[Card]] | None = None
-        if wants_memory and not semantic_memory and profile_id is not None and n_cards:
+        if not call.semantic_memory and call.n_cards:
             cards_future = self._submit(
-                timings, "memory_cards", self.memory.cards, profile_id, recipe.memory_system, None, cutoff
+                call.timings, "memory_cards", self.memory.cards, profile_id, recipe.memory_system, None, call.cutoff
             )
+        if call.n_cards == 0:
+            call.notes.append(
+                f"profile {profile_id} has no memory cards of system {recipe.memory_system!r}: run "
+                f"`./colabench memory build --system {recipe.memory_system} --profile {profile_id}`"
+            )
+            return []
+        if cards_future is not None:
+            cards = cards_future.result()
+        else:
+            t0 = time.perf_counter()
+            cards = self.memory.cards(profile_id, recipe.memory_system, call.vector, call.cutoff)
+            call.timings["memory_cards"] = _ms(t0)
+        if call.cutoff is not None and len(cards) < call.n_cards:
+            call.notes.append(
+                f"history cut-off at turn {call.cutoff.turn_id}: {len(cards)} of {call.n_cards} memory cards are "
+                "visible"
+            )
+        t0 = time.perf_counter()
+        if recipe.sdk_ranking:
+            depth = call.k if call.cutoff is None else call.n_cards
+            ranked_cards = self._sdk_ranked(recipe, cards, profile_id, call.text, depth)
+        else:
+            sizes: dict[str, int] = {}
+            ranked_cards = self.memory.rank(
+                cards,
+                recipe.memory_channels,
+                call.text,
+                recipe.kappa,
+                (profile_id, recipe.memory_system),
+                analyzer=call.analyzer.name,
+                padding=recipe.keyword_padding,
+                sizes=sizes,
+            )
+            call.list_sizes.update({f"memory.{name}": n for name, n in sizes.items()})
+        call.timings["memory_rank"] = _ms(t0)
+        if not ranked_cards:
+            call.notes.append("no memory card matched the query")
+        return ranked_cards
 
-        ranked_cards: list[RankedCard] = []
-        if wants_memory and profile_id is not None:
-            if n_cards == 0:
-                notes.append(
-                    f"profile {profile_id} has no memory cards of system {recipe.memory_system!r}: run "
-                    f"`./colabench memory build --system {recipe.memory_system} --profile {profile_id}`"
-                )
-            else:
-                if cards_future is not None:
-                    cards = cards_future.result()
-                else:
-                    t0 = time.perf_counter()
-                    cards = self.memory.cards(profile_id, recipe.memory_system, vector, cutoff)
-                    timings["memory_cards"] = _ms(t0)
-                if cutoff is not None and len(cards) < n_cards:
-                    notes.append(
-                        f"history cut-off at turn {cutoff.turn_id}: {len(cards)} of {n_cards} memory cards are visible"
-                    )
-                t0 = time.perf_counter()
-                if recipe.sdk_ranking:
-                    ranked_cards = self._sdk_ranked(recipe, cards, profile_id, text, k if cutoff is None else n_cards)
-                else:
-                    sizes: dict[str, int] = {}
-                    ranked_cards = self.memory.rank(
-                        cards,
-                        recipe.memory_channels,
-                        text,
-                        recipe.kappa,
-                        (profile_id, recipe.memory_system),
-                        analyzer=analyzer.name,
-                        padding=recipe.keyword_padding,
-                        sizes=sizes,
-                    )
-                    list_sizes.update({f"memory.{name}": n for name, n in sizes.items()})
-                timings["memory_rank"] = _ms(t0)
-                if not ranked_cards:
-                    notes.append("no memory card matched the query")
-
+    def _knowledge_lists(
+        self,
+        call: SearchCall,
+        ranked_cards: list[RankedCard],
+        keyword_future: Future[ChannelRun] | None,
+        semantic_future: Future[ChannelRun] | None,
+    ) -> tuple[dict[str, list[Candidate]], dict[str, list[str]]]:
+        """Each knowledge channel's document list (those the one HYBRID statement fuses are left out) and the
+        cards' document links the memory-linked channel read."""
         lists: dict[str, list[Candidate]] = {}
         links_by_card: dict[str, list[str]] = {}
-        for channel in recipe.knowledge_channels:
+        for channel in call.recipe.knowledge_channels:
             if channel == "memory_linked":
                 t0 = time.perf_counter()
-                linked, links_by_card = self._memory_linked(ranked_cards, recipe.linked_budget, corpus)
-                timings["memory_linked"] = _ms(t0)
+                linked, links_by_card = self._memory_linked(ranked_cards, call.recipe.linked_budget, call.corpus)
+                call.timings["memory_linked"] = _ms(t0)
                 lists["memory_linked"] = [Candidate(doc_id, 0.0) for doc_id in linked]
                 if ranked_cards and not any(links_by_card.values()):
-                    notes.append(
-                        f"memory-linked channel: no memory card of profile {profile_id} has document links in "
-                        f"this corpus; run `./colabench memory build --profile {profile_id}` (the channel is empty)"
+                    call.notes.append(
+                        f"memory-linked channel: no memory card of profile {call.profile_id} has document links "
+                        f"in this corpus; run `./colabench memory build --profile {call.profile_id}` (the "
+                        "channel is empty)"
                     )
-            elif one_statement:
+            elif call.one_statement:
                 continue
             elif channel == "keyword":
-                lists["keyword"] = self._channel_result(keyword_future, "keyword", k, notes)
+                lists["keyword"] = self._channel_result(keyword_future, "keyword", call.k, call.notes)
                 # Sizes, not notes: notes reach the answering agent's tool output (the evaluation counts these).
-                list_sizes.update({"knowledge.keyword": len(lists["keyword"]), "knowledge.budget": depth})
+                call.list_sizes.update({"knowledge.keyword": len(lists["keyword"]), "knowledge.budget": call.depth})
             elif channel == "semantic":
-                lists["semantic"] = self._channel_result(semantic_future, "semantic", k, notes)
+                lists["semantic"] = self._channel_result(semantic_future, "semantic", call.k, call.notes)
+        return lists, links_by_card
 
-        documents: list[DocumentHit] = []
+    def _knowledge_documents(
+        self,
+        call: SearchCall,
+        lists: dict[str, list[Candidate]],
+        fused_future: Future[list[tuple[Fused, Candidate]]] | None,
+    ) -> list[DocumentHit]:
+        """The top k documents: the one HYBRID statement's rows, or the channel lists fused here."""
         if fused_future is not None:
-            documents = self._hits(fused_future.result(), k, notes)
-        elif recipe.knowledge_channels:
-            documents = self._documents(recipe, lists, k, vector, timings, notes)
+            return self._hits(fused_future.result(), call.k, call.notes)
+        if call.recipe.knowledge_channels:
+            return self._documents(call.recipe, lists, call.k, call.vector, call.timings, call.notes)
+        return []
 
-        memories: list[MemoryHit] = []
-        shaped = memory_response(recipe) if max_k == MAX_K else None
-        if recipe.return_memories and shaped is not None:
-            memories = shaped.respond(
+    def _memory_hits(
+        self, call: SearchCall, ranked_cards: list[RankedCard], links_by_card: dict[str, list[str]]
+    ) -> list[MemoryHit]:
+        """The top k memory cards as hits, shaped as the memory system's own response where it has one (not
+        for evaluation depths)."""
+        recipe = call.recipe
+        if not recipe.return_memories:
+            return []
+        shaped = memory_response(recipe) if call.max_k == MAX_K else None
+        if shaped is not None:
+            return shaped.respond(
                 self.memory,
                 ranked_cards,
-                k,
-                lambda top: self._memories(recipe, top, links_by_card, corpus),
-                notes,
+                call.k,
+                lambda top: self._memories(recipe, top, links_by_card, call.corpus),
+                call.notes,
                 self.token_counter,
             )
-        elif recipe.return_memories:
-            memories = self._memories(recipe, ranked_cards[:k], links_by_card, corpus)
+        return self._memories(recipe, ranked_cards[: call.k], links_by_card, call.corpus)
 
-        states: list[StateHit] = []
-        if states_future is not None:
-            states, state_notes = states_future.result()
-            notes.extend(state_notes)
-
-        timings["total"] = _ms(started)
-        return SearchResult(
-            recipe=recipe.name,
-            query=text,
-            profile_id=profile_id,
-            k=k,
-            kappa=recipe.kappa,
-            documents=documents,
-            memories=memories,
-            states=states,
-            notes=notes,
-            timings_ms={name: round(value, 3) for name, value in timings.items()},
-            keywords=keywords,
-            before_turn_id=before_turn_id,
-            corpus=None if corpus.is_everything else corpus,
-            list_sizes=list_sizes,
-        )
+    @staticmethod
+    def _states(
+        call: SearchCall, states_future: Future[tuple[list[StateHit], list[str]]] | None
+    ) -> list[StateHit]:
+        if states_future is None:
+            return []
+        states, state_notes = states_future.result()
+        call.notes.extend(state_notes)
+        return states
 
     # --- pieces -------------------------------------------------------------------------------------
 

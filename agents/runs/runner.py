@@ -52,6 +52,7 @@ from graph.cypher_files import load_cypher
 from graph.errors import UsageError
 from graph.events import EndpointFailed, NewEvent, RunFinished, RunLeftIncomplete, RunStarted
 from graph.store import AppendGuard, EventStore
+from query.keyword_analyzers import keyword_channel_record
 
 __all__ = ["BatchInterrupted", "BatchReport", "FailedPrerequisite", "RunSummary", "execute_batch"]
 
@@ -303,6 +304,8 @@ def execute_batch(
                                     if roles.configured(role)
                                 },
                                 "tokenizer": tokenizer.record(),
+                                # each search recipe's keyword channel: analyzer, stop words, stemming
+                                "keyword_channel": keyword_channel_record(run.method.recipes()),
                                 # USD per 1M tokens of the run's models, as [llm.prices] said when it started
                                 "prices": price_record(
                                     roles.prices,

@@ -45,6 +45,23 @@ def test_plain_bm25_ranks_the_card_that_says_own_first() -> None:
     assert "own" not in ANALYZERS["english"].document_tokens(texts[0])
 
 
+def test_plain_query_counts_a_repeated_word_each_time_as_rank_bm25_does() -> None:
+    from rank_bm25 import BM25Okapi
+
+    texts = ["Caroline went hiking", "Melanie went hiking with Caroline", "Melanie painted", "a quiet day"]
+    texts += ["we had pasta", "chess at noon", "rain all week", "a new job"]
+    ids = [chr(ord("a") + i) for i in range(len(texts))]
+    query = "Did Melanie go hiking after Melanie painted"
+    assert ANALYZERS["plain"].query_tokens(query).count("melanie") == 2
+    ranked = dict(BM25Index(ids, texts, ANALYZERS["plain"]).rank(query))
+    reference = BM25Okapi([t.lower().split() for t in texts]).get_scores(query.lower().split())
+    assert set(ranked) == {"a", "b", "c"}
+    assert ranked == pytest.approx({i: float(reference[ids.index(i)]) for i in ranked})
+    # counted once, "melanie" would weigh half as much in card b: the scores differ
+    once = BM25Okapi([t.lower().split() for t in texts]).get_scores(list(dict.fromkeys(query.lower().split())))
+    assert ranked["b"] != pytest.approx(float(once[1]))
+
+
 def test_plain_tokens_are_lowercase_word_runs_without_stemming() -> None:
     assert ANALYZERS["plain"].document_tokens("Alzheimer's The cats") == ["alzheimer", "s", "the", "cats"]
     assert ANALYZERS["english"].document_tokens("Alzheimer's The cats") == ["alzheimer", "cats"]

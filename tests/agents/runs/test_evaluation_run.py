@@ -473,6 +473,11 @@ def test_state_summary_cites_only_turns_of_the_profile(
     run = load_run_record(mini_store.driver, "neo4j", plan.runs[0].run_id)
     summaries = run.config["state_summaries"]
     assert set(summaries) == {"mini-p-sam"} and summaries["mini-p-sam"].startswith("memkb-mini-p-sam-")
+    # the run says what its search recipe's keyword channel meant (issue 29)
+    keyword = run.config["keyword_channel"]
+    assert set(keyword) == {"MEMKB_RAW_TURNS"} and keyword["MEMKB_RAW_TURNS"]["analyzer"] == "english"
+    assert keyword["MEMKB_RAW_TURNS"]["definition"].startswith("english: ")
+    assert keyword["MEMKB_RAW_TURNS"]["padding"] is False
     prompt_states = [
         b
         for b in fake.requests
