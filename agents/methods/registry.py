@@ -27,7 +27,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from agents.tools.definitions import TOOL_NAMES
-from graph.errors import BadInputError, ColabenchError
+from graph.errors import BadInputError
 from graph.plugins import load_plugins, plugin_modules
 from query.recipes import Recipe, get_recipe
 
