@@ -17,7 +17,8 @@ from ingest.pipeline import load_input, write_events
 from query.bm25 import BM25Index
 from query.fusion import fuse_channels
 from query.keyword_analyzers import ANALYZERS, UnknownAnalyzerError, get_analyzer, index_analyzers
-from query.recipes import HYBRID, KEYWORD, RAW_TURNS
+from agents.memory.raw_turns.declare import RAW_TURNS
+from query.recipes import HYBRID, KEYWORD
 from query.retriever import Retriever
 from tests.conftest import emptied_store
 from tests.paths import FIXTURES

@@ -15,7 +15,8 @@ from agents.retrieval_eval.pipeline import run_retrieval_eval
 from agents.retrieval_eval.report import EvalReport
 from graph.events import MemoryWritten, NewEvent
 from graph.store import EventStore
-from query.recipes import KEYWORD, RAW_TURNS, RECIPES, SEMANTIC, Recipe
+from agents.memory.raw_turns.declare import RAW_TURNS
+from query.recipes import KEYWORD, RECIPES, SEMANTIC, Recipe
 from query.retriever import Retriever
 from tests.conftest import emptied_store
 from tests.paths import FIXTURES

@@ -14,7 +14,8 @@ from agents.retrieval_eval.pipeline import run_retrieval_eval
 from agents.retrieval_eval.report import EvalReport, ItemRow
 from graph.store import EventStore
 from ingest.errors import InputError
-from query.recipes import KEYWORD, RAW_TURNS, SEMANTIC
+from agents.memory.raw_turns.declare import RAW_TURNS
+from query.recipes import KEYWORD, SEMANTIC
 from query.retriever import Retriever
 from tests.conftest import emptied_store
 from tests.paths import FIXTURES

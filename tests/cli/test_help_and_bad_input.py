@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from graph.store import EventStore
-from tests.test_agents_cli import MINI, cli_env, colabench
+from tests.cli.test_run_and_report_processes import MINI, cli_env, colabench
 
 
 def _commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:

@@ -19,13 +19,14 @@ from agents.llm.roles import LLMRoles
 from agents.qa.memory_systems import MemoryQaOutcome, resolve_k, run_memory_qa
 from graph.store import EventStore
 from tests.conftest import emptied_store
+from tests.paths import FIXTURES
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.memory_systems_qa_script import MemorySystemsQaScript
 from tests.fake_openai.policy import AutoPolicy
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow, pytest.mark.usefixtures("isolated_config")]
 
-LOCOMO = Path(__file__).parent / "fixtures" / "locomo" / "locomo_mini.json"
+LOCOMO = FIXTURES / "locomo" / "locomo_mini.json"
 N_QUESTIONS = 8
 JUDGE_RUNS = 2
 SYSTEMS = ("mem0", "graphiti")
