@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
+from agents.memory.raw_turns.declare import RAW_TURNS
 from agents.retrieval_eval.pipeline import run_retrieval_eval
 from graph.store import EventStore
 from ingest.adapters.locomo import load_locomo
@@ -17,7 +18,6 @@ from ingest.pipeline import load_input, write_events
 from query.bm25 import BM25Index
 from query.fusion import fuse_channels
 from query.keyword_analyzers import ANALYZERS, UnknownAnalyzerError, get_analyzer, index_analyzers
-from agents.memory.raw_turns.declare import RAW_TURNS
 from query.recipes import HYBRID, KEYWORD
 from query.retriever import Retriever
 from tests.conftest import emptied_store

@@ -19,10 +19,10 @@ from agents.llm.roles import LLMRoles
 from agents.qa.memory_systems import MemoryQaOutcome, resolve_k, run_memory_qa
 from graph.store import EventStore
 from tests.conftest import emptied_store
-from tests.paths import FIXTURES
 from tests.fake_openai import FakeOpenAI
 from tests.fake_openai.memory_systems_qa_script import MemorySystemsQaScript
 from tests.fake_openai.policy import AutoPolicy
+from tests.paths import FIXTURES
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow, pytest.mark.usefixtures("isolated_config")]
 

@@ -10,12 +10,12 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
+from agents.memory.raw_turns.declare import RAW_TURNS
 from agents.retrieval_eval.metrics import lme_metrics
 from agents.retrieval_eval.pipeline import run_retrieval_eval
 from agents.retrieval_eval.report import EvalReport
 from graph.events import MemoryWritten, NewEvent
 from graph.store import EventStore
-from agents.memory.raw_turns.declare import RAW_TURNS
 from query.recipes import KEYWORD, RECIPES, SEMANTIC, Recipe
 from query.retriever import Retriever
 from tests.conftest import emptied_store

@@ -9,12 +9,12 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
+from agents.memory.raw_turns.declare import RAW_TURNS
 from agents.retrieval_eval.metrics import dedupe, lme_metrics, unit_to_session_metrics
 from agents.retrieval_eval.pipeline import run_retrieval_eval
 from agents.retrieval_eval.report import EvalReport, ItemRow
 from graph.store import EventStore
 from ingest.errors import InputError
-from agents.memory.raw_turns.declare import RAW_TURNS
 from query.recipes import KEYWORD, SEMANTIC
 from query.retriever import Retriever
 from tests.conftest import emptied_store
