@@ -54,15 +54,18 @@ KINDS = (*sorted(TRANSPORT), CUT)
 
 
 def cut_reply(reply: Reply) -> Reply:
-    """The reply as a proxy that dropped its connection half-way would leave it: the first half of its text (a
-    tool call's arguments when it had no text), said to be complete."""
+    """The reply cut half-way, as a server marks a reply it stopped early (finish_reason `length`): the first half
+    of its text, or of a tool call's name and arguments written out as text. A half reply that claims to be
+    complete cannot be told from a short answer by any client (a connection dropped mid-body is a garbage body,
+    drilled on its own), so the drill does not inject that."""
     if reply.content:
-        return Reply.text(reply.content[: max(1, len(reply.content) // 2)])
-    if reply.tool_calls:
+        text = reply.content
+    elif reply.tool_calls:
         name, arguments = reply.tool_calls[0]
         text = json.dumps({"name": name, "arguments": arguments})
-        return Reply.text(text[: max(1, len(text) // 2)])
-    return Reply.text("{")
+    else:
+        text = "{"
+    return Reply(content=text[: max(1, len(text) // 2)], finish_reason="length")
 
 
 class FaultyFake(FakeOpenAI):
