@@ -18,16 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from neo4j import Driver
 
 from graph.cypher_files import load_cypher
 from query.errors import QueryError
 from query.terms import STOP_WORDS, bm25_query_tokens, bm25_tokens, query_terms, word_tokens
-
-if TYPE_CHECKING:
-    from query.recipes import Recipe
 
 KeywordAnalyzerName = Literal["english", "plain"]
 
@@ -134,19 +131,3 @@ def describe_keyword_channel(names: list[str], driver: Driver | None, database: 
             )
         lines.append(line)
     return lines
-
-
-def keyword_channel_record(recipes: list[Recipe]) -> dict[str, dict[str, object]]:
-    """Recipe name -> its keyword channel (analyzer name and definition, padding) for the recipes with a keyword
-    channel on either line: what a run record keeps, so a run says what "keyword" meant."""
-    out: dict[str, dict[str, object]] = {}
-    for recipe in recipes:
-        if "keyword" in recipe.knowledge_channels or "keyword" in recipe.memory_channels:
-            analyzer = get_analyzer(recipe.keyword_analyzer)
-            out[recipe.name] = {
-                "analyzer": analyzer.name,
-                "definition": analyzer.definition(),
-                "fulltext_index": analyzer.fulltext_index,
-                "padding": recipe.keyword_padding,
-            }
-    return out

@@ -217,3 +217,19 @@ def parse_recipes(text: str) -> list[Recipe]:
     if not names:
         raise UnknownRecipeError(f"no recipe named in {text!r}; choose from {', '.join(RECIPES)} or `all`")
     return list({get_recipe(n).name: get_recipe(n) for n in names}.values())
+
+
+def keyword_channel_record(recipes: list[Recipe]) -> dict[str, dict[str, object]]:
+    """Recipe name -> its keyword channel (analyzer name and definition, padding) for the recipes with a keyword
+    channel on either line: what a run record keeps, so a run says what "keyword" meant."""
+    out: dict[str, dict[str, object]] = {}
+    for recipe in recipes:
+        if "keyword" in recipe.knowledge_channels or "keyword" in recipe.memory_channels:
+            analyzer = get_analyzer(recipe.keyword_analyzer)
+            out[recipe.name] = {
+                "analyzer": analyzer.name,
+                "definition": analyzer.definition(),
+                "fulltext_index": analyzer.fulltext_index,
+                "padding": recipe.keyword_padding,
+            }
+    return out

@@ -52,7 +52,7 @@ from graph.cypher_files import load_cypher
 from graph.errors import UsageError
 from graph.events import EndpointFailed, NewEvent, RunFinished, RunLeftIncomplete, RunStarted
 from graph.store import AppendGuard, EventStore
-from query.keyword_analyzers import keyword_channel_record
+from query.recipes import keyword_channel_record
 
 __all__ = ["BatchInterrupted", "BatchReport", "FailedPrerequisite", "RunSummary", "execute_batch"]
 

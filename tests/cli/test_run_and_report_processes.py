@@ -73,7 +73,7 @@ def test_run_without_llm_runs_the_retrieval_line_and_labels_the_report(mini_stor
 
 def test_report_of_an_unknown_run_is_one_clear_error(mini_store: EventStore, tmp_path: Path) -> None:
     done = colabench(["report", "no-such-run"], cli_env(tmp_path))
-    assert done.returncode == 1
+    assert done.returncode == 2  # bad input
     assert "unknown run id" in done.stderr and "Traceback" not in done.stderr
 
 

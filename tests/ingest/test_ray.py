@@ -106,7 +106,7 @@ def test_ingest_executor_mistakes_are_one_message_and_write_nothing(
 
     path, _texts = _kb(tmp_path, 2)
     result = CliRunner().invoke(app, ["ingest", str(path), "--format", "kb", *args])
-    assert result.exit_code == 1, result.output  # an expected error, as `run` gives for the same mistakes
+    assert result.exit_code == 2, result.output  # bad input, as `run` gives for the same mistakes
     assert message in " ".join(result.output.split()) and "Traceback" not in result.output
     with empty_db.session() as session:
         assert session.run("MATCH (e:Event) RETURN count(e) AS n").single()["n"] == 0

@@ -171,9 +171,9 @@ def test_cli_lists_pending_records_a_ruling_and_explains_refusals(mini_store: Ev
     bad_verdict = runner.invoke(
         app, ["adjudicate", "--attempt", f"{run_id}:i-mini-02", "--verdict", "maybe", "--reason", "r", "--by", "a"]
     )
-    assert bad_verdict.exit_code == 1 and "--verdict must be pass or fail" in bad_verdict.output
+    assert bad_verdict.exit_code == 2 and "--verdict must be pass or fail" in bad_verdict.output
     missing = runner.invoke(app, ["adjudicate", "--attempt", f"{run_id}:i-mini-02", "--verdict", "pass"])
-    assert missing.exit_code == 1 and "--reason, --by" in missing.output
+    assert missing.exit_code == 2 and "--reason, --by" in missing.output  # bad input
 
     # Interactively, with no run id (the latest batch): skip the first pending case, fail the next one.
     pending = [c.attempt_id for c in load_cases(mini_store.driver, mini_store.database, [run_id])]

@@ -240,9 +240,9 @@ def test_cli_runs_rag_with_both_expansions_and_writes_the_report(
 
 
 def test_eval_retrieval_ranks_with_fact_keys_and_time_pruning_beside_the_plain_rows(store: EventStore) -> None:
+    from agents.memory.raw_turns.declare import RAW_TURNS
     from agents.retrieval_eval.expansion_rows import RetrievalExpansion
     from agents.retrieval_eval.pipeline import run_retrieval_eval
-    from query.recipes import RAW_TURNS
     from query.retriever import Retriever
 
     def facts(text: str, _day: str | None) -> list[str]:

@@ -186,9 +186,10 @@ def test_the_time_range_definition_and_its_prompt_are_part_of_the_run_id(
 def test_eval_retrieval_names_llm_time_rows_and_counts_invalid_readings(
     store: EventStore, scripted: tuple[FakeOpenAI, QaScript]
 ) -> None:
+    from agents.memory.raw_turns.declare import RAW_TURNS
     from agents.retrieval_eval.expansion_rows import RetrievalExpansion
     from agents.retrieval_eval.pipeline import run_retrieval_eval
-    from query.recipes import KEYWORD, RAW_TURNS
+    from query.recipes import KEYWORD
     from query.retriever import Retriever
 
     server, script = scripted

@@ -81,6 +81,6 @@ def test_synth_ray_address_without_the_ray_executor_is_one_message(tmp_path: Pat
     from cli import app
 
     result = CliRunner().invoke(app, ["synth", "docs", "--dataset", "syn-x", "--ray-address", "head:6379"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output  # bad input
     assert "--ray-address names the Ray cluster of --executor ray" in " ".join(result.output.split())
     assert "Traceback" not in result.output
