@@ -28,6 +28,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.llm.errors import LLMError
+from graph.errors import BadInputError
 from graph.format_version import header_line, header_version
 from graph.hashing import canonical_bytes
 from graph.sqlite_file import SharedSqliteFile
@@ -58,8 +59,9 @@ EXCHANGES_FORMAT = "colabench-llm-exchanges"
 EXCHANGES_FORMAT_VERSION = 1
 
 
-class ExchangeNotFoundError(LLMError):
-    """No exchange (or one of its parts) with this hash in the store."""
+class ExchangeNotFoundError(BadInputError, LLMError):
+    """No exchange (or one of its parts) with this hash in the store, or a text that is not an exchange hash:
+    the command line named something that is not there (bad input, exit 2)."""
 
     retryable = False
 
@@ -321,8 +323,9 @@ def import_exchanges(store: ExchangeStore, path: Path) -> int:
     return store.add_rows(rows, str(path))
 
 
-class ExchangeImportError(LLMError):
-    """An exported exchange file that does not verify (bad row, hash mismatch): nothing of it is imported."""
+class ExchangeImportError(BadInputError, LLMError):
+    """An exported exchange file that does not verify (bad row, hash mismatch): nothing of it is imported (bad
+    input, exit 2; the message names the file and line)."""
 
     retryable = False
 

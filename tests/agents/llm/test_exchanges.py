@@ -164,9 +164,11 @@ def test_llm_show_of_an_unknown_hash_is_one_clear_line(tmp_path: Path) -> None:
     store.put(role="answerer", request=request("q"), reply=reply("r"))
     missing = invoke("f" * 64)
     assert missing.exit_code != 0
+    assert missing.exit_code == 2, "an unknown exchange is something the command line named that is not there"
     assert f"no LLM exchange '{'f' * 64}'" in missing.output and len(missing.output.strip().splitlines()) == 1
     malformed = invoke("abc")
     assert malformed.exit_code != 0 and "not an exchange hash" in malformed.output
+    assert malformed.exit_code == 2
     with pytest.raises(ExchangeNotFoundError):
         store.record("f" * 64)
 
@@ -334,3 +336,27 @@ def test_an_exported_store_imports_whole_and_a_bad_line_is_named_with_nothing_wr
     assert target.stored_bytes()["exchanges"] == 0
     assert import_exchanges(target, path) == 3 and import_exchanges(target, path) == 0
     assert target.show(key) == source.show(key)
+
+
+def test_events_import_with_a_bad_exchanges_file_beside_it_is_bad_input_and_imports_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit 2 (bad input: file and line named), not 3 (an endpoint failure): the exchanges are checked before
+    the database is opened, so no Neo4j is needed."""
+    from agents.llm.exchanges import exchanges_file, export_exchanges
+    from cli import app
+
+    target = tmp_path / "data" / "llm_exchanges.sqlite"
+    monkeypatch.setenv("COLABENCH_LLM_EXCHANGES", str(target))
+    log = tmp_path / "log.jsonl"
+    log.write_text("", encoding="utf-8")
+    source = ExchangeStore(tmp_path / "a.sqlite")
+    source.put(role="answerer", request=request("q"), reply=reply("r"))
+    beside = exchanges_file(log)
+    export_exchanges(source, beside)
+    beside.write_text(beside.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
+    done = CliRunner().invoke(app, ["events", "import", str(log)])
+    assert done.exit_code == 2, done.output
+    said = done.output.replace("\n", "")
+    assert "log.jsonl.exchanges.jsonl:5" in said and "Traceback" not in done.output
+    assert ExchangeStore(target).stored_bytes()["exchanges"] == 0
