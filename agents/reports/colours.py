@@ -23,18 +23,28 @@ METHOD_PALETTE = (
 
 
 def method_colours(runs: list[dict[str, Any]]) -> dict[str, str]:
-    """run_id -> colour for the runs of a report (each a dict with `run_id` and `method`)."""
+    """run_id -> colour for the runs of a report (each a dict with `run_id` and `method`). The first run of each
+    method gets its method's own colour whatever else the report holds; further runs of a method (and methods
+    outside the registry) then take colours no method of this report owns, so a repeat never takes another
+    method's colour."""
     from agents.methods.registry import METHODS
 
     order = list(METHODS)
     out: dict[str, str] = {}
     used: set[str] = set()
-    for position, run in enumerate(runs):
+    later: list[dict[str, Any]] = []
+    for run in runs:  # pass 1: each registered method's first run, its own colour
         method = str(run.get("method") or "")
-        index = order.index(method) if method in order else len(order) + position
-        colour = METHOD_PALETTE[index % len(METHOD_PALETTE)]
-        if colour in used:  # a second run of the same method (or a palette wrap): the next free colour
-            colour = next((c for c in METHOD_PALETTE if c not in used), colour)
+        if method in order:
+            colour = METHOD_PALETTE[order.index(method) % len(METHOD_PALETTE)]
+            if colour not in used:
+                used.add(colour)
+                out[str(run["run_id"])] = colour
+                continue
+        later.append(run)
+    for position, run in enumerate(later):  # pass 2: repeats and unknown methods, the next free colour
+        fallback = METHOD_PALETTE[(len(order) + position) % len(METHOD_PALETTE)]
+        colour = next((c for c in METHOD_PALETTE if c not in used), fallback)
         used.add(colour)
         out[str(run["run_id"])] = colour
     return out

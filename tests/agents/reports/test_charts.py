@@ -75,6 +75,19 @@ def test_a_method_keeps_its_colour_whatever_runs_share_the_report() -> None:
     assert set(five.values()) <= set(METHOD_PALETTE)
 
 
+def test_a_repeated_run_never_takes_the_colour_of_another_method_in_the_report() -> None:
+    """Two runs of MemKB then every other paper method: the repeat gets a colour of its own, and each other
+    method keeps the colour it has in a report without the repeat."""
+    alone = method_colours([{"run_id": f"r-{name}", "method": name} for name, _ in PAPER_FIVE])
+    memkb_first = [("r-MEMKB", "MEMKB"), ("again", "MEMKB")]
+    runs = [*memkb_first, *((f"r-{n}", n) for n, _ in PAPER_FIVE if n != "MEMKB")]
+    mixed = method_colours([{"run_id": run_id, "method": method} for run_id, method in runs])
+    for name, _ in PAPER_FIVE:
+        assert mixed[f"r-{name}"] == alone[f"r-{name}"], name
+    assert mixed["again"] not in alone.values()
+    assert len(set(mixed.values())) == 6
+
+
 def test_bars_scatter_and_gains_draw_a_method_in_one_colour() -> None:
     runs = [{"run_id": name, "method": name} for name, _ in PAPER_FIVE]
     colours = method_colours(runs)
