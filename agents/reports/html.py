@@ -437,11 +437,16 @@ def _arguments_text(arguments: dict[str, Any]) -> str:
 def _call_return(call: dict[str, Any], titles: dict[str, Any]) -> str:
     """What the call returned: its view (ranked lists, numbered lines) with titles from the graph; report data
     written before views existed shows the ids it returned and the response text."""
-    view = call.get("shown")
-    if view is None:
-        view = return_view(str(call["tool"]), str(call.get("response") or ""), ok=bool(call["ok"]))
-    for doc in view.get("documents") or []:
-        doc["title"] = doc.get("title") or (titles.get(doc["doc_id"]) or {}).get("title")
+    shown = call.get("shown")
+    view = dict(shown) if shown is not None else return_view(
+        str(call["tool"]), str(call.get("response") or ""), ok=bool(call["ok"])
+    )
+    # copies: the report data (written to report.json beside this page) keeps the view as recorded
+    if view.get("documents") is not None:
+        view["documents"] = [
+            {**doc, "title": doc.get("title") or (titles.get(doc["doc_id"]) or {}).get("title")}
+            for doc in view["documents"]
+        ]
     if view.get("kind") == "read" and not view.get("title"):
         view["title"] = (titles.get(view.get("doc_id", "")) or {}).get("title")
     return render_return_html(view)
