@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples"
+from graph.paths import REPO_ROOT
+
+SAMPLES_DIR = REPO_ROOT / "samples"
 BUNDLED = {"sample": "colabench-sample", "synth-sample": "colabench-synth-sample"}
 
 
