@@ -1,22 +1,32 @@
 """Named, frozen retrieval recipes: which channels feed the document list, how memory cards are ranked,
 and what a search returns. A recipe is data; `Retriever.search` runs it.
 
-Knowledge channels: `semantic` (chunk vectors), `keyword` (full-text / BM25), `memory_linked` (documents
-linked to the profile's memory cards, taken round robin over the cards in rank order). Several channels are
-fused with reciprocal rank fusion, equal weights: s(d) = sum_c 1[d in L_c] / (kappa + rank_c(d)).
-Memory channels rank the profile's cards (`semantic`: cosine; `keyword`: BM25; both: RRF).
-The keyword channel's analyzer (`keyword_analyzer`: english or plain, query.keyword_analyzers) decides its
-tokens on both lines; `keyword_padding` pads the memory line's keyword list to every candidate card (the cards
-sharing no query term at BM25 score 0, ties by id) before the fusion, as a BM25 that scores every card would.
+A recipe has three parts, one per kind of context a search can give:
+- `knowledge` (`KnowledgePart`): the document list. Channels `semantic` (chunk vectors), `keyword` (full-text /
+  BM25), `memory_linked` (documents linked to the profile's memory cards, taken round robin over the cards in rank
+  order). Several channels are fused with reciprocal rank fusion, equal weights:
+  s(d) = sum_c 1[d in L_c] / (kappa + rank_c(d)).
+- `memory` (`MemoryPart`): which memory system's cards are ranked and how (`semantic`: cosine; `keyword`: BM25;
+  both: RRF; or the system's own search), whether they are returned and how the response is shaped.
+- `state` (`StatePart`): whether the profile's active states are returned, and from which state system.
+`kappa` (the RRF constant) and `keyword_analyzer` (english or plain, query.keyword_analyzers: the keyword
+channel's tokens) serve both lines. The memory part's `keyword_padding` pads the memory line's keyword list to
+every candidate card (the cards sharing no query term at BM25 score 0, ties by id) before the fusion, as a BM25
+that scores every card would.
+
+The flat names of the parts' settings (`knowledge_channels`, `memory_system`, `return_states`...) are the
+recipe's read-only shorthands, and still build a recipe (`Recipe(name=..., memory_system="mem0")`,
+`model_copy(update={"memory_system": ...})`); a recipe dumps in that flat form, so every record written with it
+(the retrieval evaluation's recipe list) keeps its shape.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 from graph.errors import UsageError
 from graph.plugins import load_plugins, plugin_modules
@@ -30,37 +40,107 @@ MemoryResponse = Literal["top_k", "link_expanded"]
 DEFAULT_KAPPA = 60.0
 
 
+class KnowledgePart(BaseModel):
+    """Which channels feed the document list, and how deep each one reads."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    channels: tuple[KnowledgeChannel, ...] = ()
+    # Documents each channel contributes to the fusion (independent of k, so that the top k of a search is the
+    # prefix of a deeper search).
+    depth: int = Field(default=50, ge=1)
+    # Chunks fetched per channel before they are grouped into documents.
+    chunks: int = Field(default=100, ge=1)
+    # Length of the memory-linked candidate list L_mem (the round robin stops when it is full).
+    linked_budget: int = Field(default=20, ge=1)
+
+
+class MemoryPart(BaseModel):
+    """Whose memory cards are ranked, how, and whether (and in what shape) they are returned."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    channels: tuple[MemoryChannel, ...] = ()
+    # the memory system whose cards the channels rank (a name of agents.memory's registry)
+    system: str = "raw_turns"
+    returned: bool = False
+    # Rank the memories with the memory system's own search (query.memory_rankers) instead of the channels.
+    sdk_ranking: bool = False
+    # How a memory response is shaped: the top k cards, or (A-MEM's) the top k expanded through the notes' links
+    # and capped in tokens (query.linked_memory_response)
+    response: MemoryResponse = "top_k"
+    # Whether the memory line's keyword list is padded to every candidate card before the fusion.
+    keyword_padding: bool = False
+
+
+class StatePart(BaseModel):
+    """Whether the profile's active states are returned, and which state system holds them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    returned: bool = False
+    system: str = "memkb"
+
+
+# flat name -> (part, the part's field), in the order a recipe dumps them (the record format of every recipe)
+_FLAT: dict[str, tuple[str, str]] = {
+    "knowledge_channels": ("knowledge", "channels"),
+    "memory_channels": ("memory", "channels"),
+    "return_memories": ("memory", "returned"),
+    "return_states": ("state", "returned"),
+    "memory_system": ("memory", "system"),
+    "state_system": ("state", "system"),
+    "kappa": ("", "kappa"),
+    "channel_depth": ("knowledge", "depth"),
+    "channel_chunks": ("knowledge", "chunks"),
+    "sdk_ranking": ("memory", "sdk_ranking"),
+    "linked_budget": ("knowledge", "linked_budget"),
+    "memory_response": ("memory", "response"),
+    "keyword_analyzer": ("", "keyword_analyzer"),
+    "keyword_padding": ("memory", "keyword_padding"),
+}
+_PARTS = ("knowledge", "memory", "state")
+
+
 class Recipe(BaseModel):
-    """A frozen retrieval configuration (see the module docstring for the channels)."""
+    """A frozen retrieval configuration: its knowledge, memory and state parts (see the module docstring)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     description: str
-    knowledge_channels: tuple[KnowledgeChannel, ...] = ()
-    memory_channels: tuple[MemoryChannel, ...] = ()
-    return_memories: bool = False
-    return_states: bool = False
-    # the memory system whose cards the memory channels rank (a name of agents.memory's registry)
-    memory_system: str = "raw_turns"
-    state_system: str = "memkb"
+    knowledge: KnowledgePart = KnowledgePart()
+    memory: MemoryPart = MemoryPart()
+    state: StatePart = StatePart()
+    # the RRF constant of both lines' fusions
     kappa: float = Field(default=DEFAULT_KAPPA, gt=0)
-    # Documents each knowledge channel contributes to the fusion (independent of k, so that the top k of a
-    # search is the prefix of a deeper search).
-    channel_depth: int = Field(default=50, ge=1)
-    # Chunks fetched per channel before they are grouped into documents.
-    channel_chunks: int = Field(default=100, ge=1)
-    # Rank the memories with the memory system's own search (query.memory_rankers) instead of the channels.
-    sdk_ranking: bool = False
-    # Length of the memory-linked candidate list L_mem (the round robin stops when it is full).
-    linked_budget: int = Field(default=20, ge=1)
-    # How a memory response is shaped: the top k cards, or (A-MEM's) the top k expanded through the notes' links
-    # and capped in tokens (query.linked_memory_response)
-    memory_response: MemoryResponse = "top_k"
-    # The keyword channel's analyzer (query.keyword_analyzers) and whether the memory line's keyword list is
-    # padded to every candidate card before the fusion (see the module docstring).
+    # the keyword channel's analyzer on both lines (query.keyword_analyzers)
     keyword_analyzer: KeywordAnalyzerName = DEFAULT_ANALYZER
-    keyword_padding: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parts_from_flat_names(cls, data: Any) -> Any:
+        """Flat names (`memory_system="mem0"`) set their part's field; a flat name wins over the same field of a
+        part given beside it."""
+        if not isinstance(data, Mapping) or not any(key in _FLAT and _FLAT[key][0] for key in data):
+            return data
+        out = dict(data)
+        parts: dict[str, dict[str, Any]] = {}
+        for part in _PARTS:
+            given = out.pop(part, None)
+            parts[part] = dict(given) if given is not None else {}
+        for key in [k for k in out if k in _FLAT and _FLAT[k][0]]:
+            part, part_field = _FLAT[key]
+            parts[part][part_field] = out.pop(key)
+        return {**out, **{part: fields for part, fields in parts.items() if fields}}
+
+    @model_serializer(mode="plain")
+    def _flat_record(self) -> dict[str, Any]:
+        """The recipe as a record: its name, description and every setting under its flat name."""
+        out: dict[str, Any] = {"name": self.name, "description": self.description}
+        for key, (part, part_field) in _FLAT.items():
+            out[key] = getattr(getattr(self, part) if part else self, part_field)
+        return out
 
     @model_validator(mode="after")
     def _consistent(self) -> Recipe:
@@ -73,6 +153,64 @@ class Recipe(BaseModel):
         if len(set(self.knowledge_channels)) != len(self.knowledge_channels):
             raise ValueError(f"recipe {self.name}: a knowledge channel is listed twice")
         return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with `update` applied (flat names or parts) and checked as a new recipe would be."""
+        if not update:
+            return super().model_copy(deep=deep)
+        return self.model_validate({**dict(self), **update})
+
+    # --- the parts' settings under their flat names (read only) ----------------------------------------
+
+    @property
+    def knowledge_channels(self) -> tuple[KnowledgeChannel, ...]:
+        return self.knowledge.channels
+
+    @property
+    def channel_depth(self) -> int:
+        return self.knowledge.depth
+
+    @property
+    def channel_chunks(self) -> int:
+        return self.knowledge.chunks
+
+    @property
+    def linked_budget(self) -> int:
+        return self.knowledge.linked_budget
+
+    @property
+    def memory_channels(self) -> tuple[MemoryChannel, ...]:
+        return self.memory.channels
+
+    @property
+    def memory_system(self) -> str:
+        return self.memory.system
+
+    @property
+    def return_memories(self) -> bool:
+        return self.memory.returned
+
+    @property
+    def sdk_ranking(self) -> bool:
+        return self.memory.sdk_ranking
+
+    @property
+    def memory_response(self) -> MemoryResponse:
+        return self.memory.response
+
+    @property
+    def keyword_padding(self) -> bool:
+        return self.memory.keyword_padding
+
+    @property
+    def return_states(self) -> bool:
+        return self.state.returned
+
+    @property
+    def state_system(self) -> str:
+        return self.state.system
+
+    # --- what follows from the parts ------------------------------------------------------------------
 
     @property
     def needs_profile(self) -> bool:
@@ -106,8 +244,8 @@ class Recipe(BaseModel):
 HYBRID = Recipe(
     name="HYBRID",
     description="RRF of semantic and keyword search over the knowledge base (no memory)",
-    knowledge_channels=("semantic", "keyword"),
-    memory_channels=("semantic", "keyword"),
+    knowledge=KnowledgePart(channels=("semantic", "keyword")),
+    memory=MemoryPart(channels=("semantic", "keyword")),
     # plain by figures (issue 29, docs/retrieval.md "The keyword channel"): +38/-6 questions at recall_any@10
     # on LoCoMo over english, level with the plain BM25 + MiniLM reference
     keyword_analyzer="plain",
@@ -115,24 +253,22 @@ HYBRID = Recipe(
 SEMANTIC = Recipe(
     name="SEMANTIC",
     description="semantic search over the knowledge base (chunk vectors, cosine)",
-    knowledge_channels=("semantic",),
-    memory_channels=("semantic",),
+    knowledge=KnowledgePart(channels=("semantic",)),
+    memory=MemoryPart(channels=("semantic",)),
 )
 KEYWORD = Recipe(
     name="KEYWORD",
     description="keyword search over the knowledge base (Lucene BM25 over chunk text and title)",
-    knowledge_channels=("keyword",),
-    memory_channels=("keyword",),
+    knowledge=KnowledgePart(channels=("keyword",)),
+    memory=MemoryPart(channels=("keyword",)),
 )
 MEMKB = Recipe(
     name="MEMKB",
     description="memkb_search over Mem0's memories (as in the paper): matched memory cards, the state list, and "
     "RRF of memory-linked, semantic and keyword document lists",
-    knowledge_channels=("memory_linked", "semantic", "keyword"),
-    memory_channels=("semantic",),
-    return_memories=True,
-    return_states=True,
-    memory_system="mem0",
+    knowledge=KnowledgePart(channels=("memory_linked", "semantic", "keyword")),
+    memory=MemoryPart(channels=("semantic",), system="mem0", returned=True),
+    state=StatePart(returned=True),
 )
 MEMKB_NO_STATE = MEMKB.model_copy(
     update={"name": "MEMKB_NO_STATE", "description": "MEMKB without the state summary", "return_states": False}

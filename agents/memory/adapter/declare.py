@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from agents.memory.adapter.settings import PREFIX, configured_adapter_names
 from agents.memory.registry import MemoryFamily, MemorySystem, register_memory_family
-from query.recipes import Recipe, register_recipe_family
+from query.recipes import MemoryPart, Recipe, register_recipe_family
 
 ADAPTER_RECIPE_PREFIX = PREFIX.upper()
 
@@ -20,10 +20,7 @@ def adapter_recipe(system: str) -> Recipe:
         name=f"{ADAPTER_RECIPE_PREFIX}{adapter.upper()}",
         description=f"memory search over the memories of adapter {adapter!r}, ranked by the adapter's own search "
         "(docs/memory-adapter.md); no documents",
-        memory_channels=("semantic",),
-        return_memories=True,
-        memory_system=f"{PREFIX}{adapter}",
-        sdk_ranking=True,
+        memory=MemoryPart(channels=("semantic",), system=f"{PREFIX}{adapter}", returned=True, sdk_ranking=True),
     )
 
 

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 from agents.memory.registry import declare_memory_system
 from agents.methods.registry import HYBRID_KB, READ, MethodSpec, ToolBinding, register_method
-from query.recipes import Recipe, register_recipe
+from query.recipes import MemoryPart, Recipe, register_recipe
 
 AMEM = register_recipe(
     Recipe(
         name="AMEM",
         description="memory search over A-MEM's notes (cosine, as A-MEM's retriever), expanded through the notes' "
         "links and capped at 5,120 tokens, notes whole (query.linked_memory_response); no documents",
-        memory_channels=("semantic",),
-        return_memories=True,
-        memory_system="amem",
-        memory_response="link_expanded",
+        memory=MemoryPart(channels=("semantic",), system="amem", returned=True, response="link_expanded"),
     ),
     rank=110,
 )

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 from agents.memory.registry import declare_memory_system
 from agents.methods.registry import HYBRID_KB, READ, MethodSpec, ToolBinding, register_method
-from query.recipes import Recipe, register_recipe
+from query.recipes import MemoryPart, Recipe, register_recipe
 
 GRAPHITI = register_recipe(
     Recipe(
         name="GRAPHITI",
         description="memory search over Graphiti's relation facts, ranked by Graphiti's own hybrid search (BM25 and "
         "cosine over its facts, RRF); no documents",
-        memory_channels=("semantic", "keyword"),
-        return_memories=True,
-        memory_system="graphiti",
-        sdk_ranking=True,
+        memory=MemoryPart(channels=("semantic", "keyword"), system="graphiti", returned=True, sdk_ranking=True),
     ),
     rank=90,
 )

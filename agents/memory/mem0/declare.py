@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from agents.memory.registry import declare_memory_system
 from agents.methods.registry import HYBRID_KB, READ, MethodSpec, ToolBinding, register_method
-from query.recipes import Recipe, register_recipe
+from query.recipes import MemoryPart, Recipe, register_recipe
 
 # The memory_search of the baselines: each system's memories, ranked as the system's own search ranks them.
 MEM0 = register_recipe(
     Recipe(
         name="MEM0",
         description="memory search over Mem0's memories (cosine, as Mem0's search); no documents",
-        memory_channels=("semantic",),
-        return_memories=True,
-        memory_system="mem0",
+        memory=MemoryPart(channels=("semantic",), system="mem0", returned=True),
     ),
     rank=80,
 )

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from agents.memory.registry import declare_memory_system
 from agents.methods.registry import HYBRID_KB, READ, MethodSpec, ToolBinding, register_method
-from query.recipes import Recipe, register_recipe
+from query.recipes import MemoryPart, Recipe, register_recipe
 
 RAW_TURNS = register_recipe(
     Recipe(
         name="RAW_TURNS",
         description="memory search over raw user-turn cards (RRF of cosine and BM25); no documents",
-        memory_channels=("semantic", "keyword"),
+        memory=MemoryPart(channels=("semantic", "keyword"), system="raw_turns", returned=True),
         keyword_analyzer="plain",  # as HYBRID's memory line
-        return_memories=True,
-        memory_system="raw_turns",
     ),
     rank=70,
 )
