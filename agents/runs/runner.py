@@ -7,8 +7,11 @@ are answered again. Each attempt has at most one AttemptFinished and each run at
 leaves work undone ends with RunLeftIncomplete). All events of one answer (AttemptStarted, tool calls, answer,
 AttemptFinished) are appended in one transaction, so a process killed mid-attempt leaves no trace of it and the
 attempt simply runs again.
-One attempt's work is in agents/runs/attempt.py, a worker's share of the attempts in agents/runs/attempt_worker.py
-(this process's threads, or Ray actors: agents/runs/ray_executor.py); the graph reads in agents/runs/state.py.
+`execute_batch` runs named steps: prepare the profiles (memory builds and state summaries:
+agents/runs/prerequisites.py), open the attempt worker, start the runs, list the attempts still to do, run them,
+end the runs. One attempt's work is in agents/runs/attempt.py, a worker's share of the attempts in
+agents/runs/attempt_worker.py (this process's threads, or Ray actors: agents/runs/ray_executor.py); the graph reads
+in agents/runs/state.py.
 """
 
 from __future__ import annotations
@@ -23,14 +26,9 @@ from typing import Any, Literal, Protocol
 from neo4j import ManagedTransaction
 
 from agents.llm.accounting import UsageLedger
-from agents.llm.errors import LLMError, LLMInterruptedError
 from agents.llm.prices import price_record
 from agents.llm.roles import LLMRoles
-from agents.memory.errors import MemorySystemError, retryable_cause
-from agents.memory.prepare import build_profiles
 from agents.memory.rankers import sdk_rankers
-from agents.memory.registry import get_memory_system
-from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
 from agents.runs.attempt import AttemptOutcome, attempt_complete
 from agents.runs.attempt_worker import (
@@ -44,14 +42,16 @@ from agents.runs.attempt_worker import (
 from agents.runs.claims import Claims
 from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
+from agents.runs.prerequisites import Prerequisites, prepare_profiles
 from agents.runs.record import library_versions
-from agents.runs.state import memory_build_costs, run_progress
+from agents.runs.state import run_progress
 from agents.runs.tokenizer import answerer_tokenizer
 from agents.tools.execution import SearchBackend
 from graph.cypher_files import load_cypher
 from graph.errors import UsageError
 from graph.events import EndpointFailed, NewEvent, RunFinished, RunLeftIncomplete, RunStarted
-from graph.store import AppendGuard, EventStore
+from graph.store import AppendGuard, EventStore, LogHead
+from query.model_tokens import TokenizerChoice
 from query.recipes import keyword_channel_record
 
 __all__ = ["BatchInterrupted", "BatchReport", "FailedPrerequisite", "RunSummary", "execute_batch"]
@@ -167,77 +167,19 @@ def execute_batch(
 
     A state summary or memory build that fails for a profile fails only the attempts that need it (with the
     reason); attempts whose endpoint refused the request are tried again only with `retry_failed`. On Ctrl-C
-    no new request is sent, attempts in flight get `grace_s` seconds, and BatchInterrupted is raised."""
+    no new request is sent, attempts in flight get `grace_s` seconds, and BatchInterrupted is raised.
+
+    The batch as named steps: prepare the profiles (agents/runs/prerequisites.py), open the attempt worker,
+    start the runs (RunStarted and the failed prerequisites), list the attempts still to do, run them, end the
+    runs and report."""
     if executor is not None and claims is None:
         raise UsageError("an attempt executor needs claims: its workers claim each attempt before working on it")
     progress = progress or _Silent()
-    judges = plan.options.judges
     notes: list[str] = []
-    profiles = sorted(set(plan.profiles.values()))
-    failed: dict[tuple[str, str], FailedPrerequisite] = {}
     # Prerequisites are built only for profiles with an attempt still to answer: one that is done, or that the
     # endpoint refused (skipped without retry_failed), or answered and waiting on judges needs none of them.
     to_answer = _attempts_to_answer(store, plan, roles, prompts, retry_failed)
-
-    def needing(consumers: list[PlannedRun], what: str) -> list[str]:
-        wanted = sorted({plan.profiles[i] for r in consumers for i in to_answer[r.run_id]})
-        if len(wanted) < len(profiles):
-            notes.append(
-                f"{what}: {len(profiles) - len(wanted)} of {len(profiles)} profile(s) not built this time (every "
-                "attempt needing them is done, refused earlier, or only waits on judges)"
-            )
-        return wanted
-
-    systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
-    for system in systems:
-        users = [r for r in plan.runs if r.method.memory_system == system]
-        memory_profiles = needing(users, f"memory ({system})")
-        if not memory_profiles:
-            continue
-        progress.stage(f"memory ({system}) for {len(memory_profiles)} profile(s)")
-        linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
-        llm = roles.client("memory") if get_memory_system(system).needs_llm else None
-        stage = f"memory:{system}"
-
-        def memory_failed(profile_id: str, exc: Exception, stage: str = stage) -> None:
-            if _stopped_by(exc):  # a spending limit stopped the build: not a failure, the rerun continues it
-                return
-            failed[(profile_id, stage)] = FailedPrerequisite(
-                profile_id, stage, "memory", str(exc)[:2000], retryable_cause(exc)
-            )
-
-        recoverable = (LLMError, MemorySystemError)
-        try:
-            build_profiles(
-                system, store, retriever, memory_profiles, llm=llm, links=linked, on_error=memory_failed,
-                recoverable=recoverable, ledger=roles.ledger,
-            )
-        except recoverable as exc:  # the system could not be opened: every profile's memory is missing
-            for profile_id in memory_profiles:
-                memory_failed(profile_id, exc)
-    memory_costs = {system: memory_build_costs(store, system, profiles) for system in systems}
-    memory_deviations = {system: get_memory_system(system).deviations() for system in systems}
-
-    summaries: dict[str, str] = {}
-    state_users = [r for r in plan.runs if r.method.needs_states]
-    state_profiles = needing(state_users, "state summaries") if state_users else []
-    if state_profiles:
-        progress.stage(f"state summaries S(H) for {len(state_profiles)} profile(s)")
-        state_llm = roles.client("state")
-        for profile_id in state_profiles:
-            try:
-                summary = summarize_profile(store, state_llm, prompts, profile_id)
-            except LLMInterruptedError:
-                break  # a spending limit: no summary is written for it, the rerun makes it
-            except LLMError as exc:
-                failed[(profile_id, "state_summary")] = FailedPrerequisite(
-                    profile_id, "state_summary", "state", str(exc)[:2000], exc.retryable
-                )
-                continue
-            summaries[profile_id] = summary.summary_id
-            if summary.n_states == 0:
-                notes.append(f"the state summary of profile {profile_id} is empty (the model listed no states)")
-
+    ready = prepare_profiles(store, retriever, plan, roles, prompts, to_answer, notes, progress.stage)
     if roles.budget_reason is not None:
         # A spending limit was reached while preparing: no run is started or ended (nothing more is written)
         # and the rerun builds what is missing, then answers.
@@ -248,19 +190,90 @@ def execute_batch(
             notes=notes,
             stopped=roles.budget_reason,
         )
-    # Read's and A-MEM's token limits count in the answering model's tokens: probe its tokenizer once per run.
+    batch = _open_batch(store, retriever, plan, roles, prompts, ready, notes, progress, retry_failed, claims)
+    _start_runs(batch)
+    tasks = _pending_attempts(batch)
+    _run_attempts(batch, tasks, concurrency=concurrency, grace_s=grace_s, executor=executor)
+    summaries_out = [
+        _finish_run(
+            store, run, plan, plan.options.judges, roles, prompts, usage=batch.worker.ledgers[run.run_id],
+            did_work=bool(batch.pending[run.run_id]), claims=claims, notes=notes, reason=roles.budget_reason,
+        )
+        for run in plan.runs
+    ]
+    errors_by_role, failures = _endpoint_failures(ready, batch.outcomes)
+    return BatchReport(
+        batch_id=plan.batch_id,
+        runs=summaries_out,
+        usage=roles.total_usage(),
+        notes=notes,
+        timings=batch.timings,
+        errors_by_role=errors_by_role,
+        failures=failures,
+        warnings=_warnings(plan, batch.outcomes),
+        # a refused request always leaves work undone; said only then all the same
+        stopped=roles.budget_reason if any(r.status != "finished" for r in summaries_out) else None,
+    )
+
+
+@dataclass
+class _Batch:
+    """One pass over a batch once its profiles are prepared: its inputs, the attempt worker, and what the steps
+    record on the way (each run's attempts before this pass, the attempts still to do, timings and outcomes)."""
+
+    store: EventStore
+    plan: BatchPlan
+    roles: LLMRoles
+    prompts: PromptSet
+    ready: Prerequisites
+    notes: list[str]
+    progress: BatchProgress
+    retry_failed: bool
+    claims: Claims | None
+    setup: AttemptSetup
+    worker: AttemptWorker
+    tokenizer: TokenizerChoice
+    # run id -> item id -> that attempt's state before this pass (the worker reads it: filled before any attempt)
+    done_before: dict[str, dict[str, dict[str, Any]]]
+    # run id -> the items this pass works on
+    pending: dict[str, set[str]] = field(default_factory=dict)
+    timings: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+    outcomes: dict[str, list[AttemptOutcome]] = field(default_factory=dict)
+
+    def complete(self, run: PlannedRun, item_id: str) -> bool:
+        """The attempt was answered and judged by every judge (and panel model) of the batch before this pass."""
+        return attempt_complete(
+            self.done_before[run.run_id].get(item_id), run, item_id, self.plan.options.judges, self.roles,
+            self.prompts, self.worker.panel_models,
+        )
+
+
+def _open_batch(
+    store: EventStore,
+    retriever: SearchBackend,
+    plan: BatchPlan,
+    roles: LLMRoles,
+    prompts: PromptSet,
+    ready: Prerequisites,
+    notes: list[str],
+    progress: BatchProgress,
+    retry_failed: bool,
+    claims: Claims | None,
+) -> _Batch:
+    """The attempt worker of this process, with the answering model's tokenizer (probed once: Read's and A-MEM's
+    token limits count in its tokens); notes the tokenizer and the items whose history goes past their request."""
     tokenizer = answerer_tokenizer(roles)
     if tokenizer.note() is not None:
         notes.append(str(tokenizer.note()))
         progress.stage(str(tokenizer.note()))
     setup = AttemptSetup(
         plan=plan,
-        failed=tuple(failed.values()),
-        summarized=bool(summaries),
+        failed=tuple(ready.failed.values()),
+        summarized=bool(ready.summaries),
         retry_failed=retry_failed,
         tokenizer=tokenizer,
     )
-    done_before: dict[str, dict[str, dict[str, Any]]] = {}  # filled below, before any attempt runs
+    done_before: dict[str, dict[str, dict[str, Any]]] = {}  # filled by _start_runs, before any attempt runs
     worker = AttemptWorker(store, retriever, roles, prompts, setup, claims=claims, done_before=done_before)
     cut = [c.item_id for c in worker.contexts.values() if c.before_turn_id is not None]
     if cut:
@@ -268,116 +281,141 @@ def execute_batch(
             f"{len(cut)} item(s) have history after the request: memory searches and the state list stop at the "
             "request (states drawn from later turns are left out)"
         )
-    panel_models = worker.panel_models
-    panels = worker.panels
+    return _Batch(
+        store=store, plan=plan, roles=roles, prompts=prompts, ready=ready, notes=notes, progress=progress,
+        retry_failed=retry_failed, claims=claims, setup=setup, worker=worker, tokenizer=tokenizer,
+        done_before=done_before,
+    )
+
+
+def _start_runs(batch: _Batch) -> None:
+    """Each run's RunStarted (once: a resumed run has it already) and its failed prerequisites (EndpointFailed);
+    then what each run's attempts were before this pass."""
+    store, plan = batch.store, batch.plan
     head = store.head()
     versions = library_versions(store.driver, store.database)
     for run in plan.runs:
         progress_state = run_progress(store, run.run_id)
         if not progress_state["exists"]:
             store.append(
-                guard=None if claims is None else _run_absent(run.run_id),
-                events=[
-                    NewEvent(
-                        RunStarted(
-                            run_id=run.run_id,
-                            method=run.method.name,
-                            dataset=plan.dataset,
-                            batch_id=plan.batch_id,
-                            item_ids=plan.item_ids,
-                            config={
-                                "method": run.method.model_dump(mode="json"),
-                                "budget": plan.options.budget.model_dump(),
-                                "judges": list(judges),
-                                **({"judge_models": list(plan.options.judge_models)} if panel_models else {}),
-                                "batch": plan.config,
-                                "state_summaries": summaries if run.method.needs_states else {},
-                                "memory_system": run.method.memory_system,
-                                "memory_build": memory_costs.get(run.method.memory_system or "", {}),
-                                "memory_deviations": memory_deviations.get(run.method.memory_system or "", []),
-                                "notes": notes,
-                                "llm_cache_namespace": roles.cache_namespace,
-                                # each role's context per slot when the run started (None: the server did not say)
-                                "context_tokens": {
-                                    role: roles.client(role).context_tokens
-                                    for role in run.roles
-                                    if roles.configured(role)
-                                },
-                                "tokenizer": tokenizer.record(),
-                                # each search recipe's keyword channel: analyzer, stop words, stemming
-                                "keyword_channel": keyword_channel_record(run.method.recipes()),
-                                # USD per 1M tokens of the run's models, as [llm.prices] said when it started
-                                "prices": price_record(
-                                    roles.prices,
-                                    [str(roles.settings[r].model) for r in run.roles if roles.configured(r)]
-                                    + list(plan.options.judge_models[1:]),
-                                ),
-                            },
-                            models={
-                                **roles.public_records(list(run.roles)),
-                                # the judge panel's other models, one entry each (`judge@<model>`)
-                                **{f"judge@{c.model}": c.settings.public_record() for c in panels[run.run_id]},
-                            },
-                            prompt_hashes=prompts.records(run.prompt_names),
-                            seeds=run_seeds(roles, run.roles),
-                            versions=versions,
-                            dataset_fingerprint=head.hash,
-                            dataset_head_seq=head.seq,
-                        ),
-                        actor="runner",
-                    )
-                ]
+                guard=None if batch.claims is None else _run_absent(run.run_id),
+                events=[NewEvent(_run_started(batch, run, head, versions), actor="runner")],
             )
-        run_failures = [
-            NewEvent(
-                EndpointFailed(
-                    failure_id=failure_id(  # content-derived: a resumed batch never records the same try twice
-                        run.run_id, f.role, f.stage, profile_id=f.profile_id,
-                        try_number=next_try_number(store, run.run_id, f.role, f.stage, profile_id=f.profile_id),
-                    ),
-                    run_id=run.run_id,
-                    profile_id=f.profile_id,
-                    role=f.role,
-                    stage=f.stage,
-                    error=f.error,
-                    retryable=f.retryable,
-                ),
-                actor="runner",
-            )
-            for f in failed.values()
-            if needs_prerequisite(run, f) and f.profile_id in {plan.profiles[i] for i in plan.item_ids}
-        ]
+        run_failures = _prerequisite_failures(batch, run)
         if run_failures:
             store.append(run_failures)
-        done_before[run.run_id] = {a["item_id"]: a for a in progress_state["attempts"]}
+        batch.done_before[run.run_id] = {a["item_id"]: a for a in progress_state["attempts"]}
 
-    pending: dict[str, set[str]] = {}
+
+def _run_started(batch: _Batch, run: PlannedRun, head: LogHead, versions: dict[str, Any]) -> RunStarted:
+    """The run record: everything needed to reproduce the run (never API keys)."""
+    plan, roles, ready = batch.plan, batch.roles, batch.ready
+    memory_system = run.method.memory_system or ""
+    return RunStarted(
+        run_id=run.run_id,
+        method=run.method.name,
+        dataset=plan.dataset,
+        batch_id=plan.batch_id,
+        item_ids=plan.item_ids,
+        config={
+            "method": run.method.model_dump(mode="json"),
+            "budget": plan.options.budget.model_dump(),
+            "judges": list(plan.options.judges),
+            **({"judge_models": list(plan.options.judge_models)} if batch.worker.panel_models else {}),
+            "batch": plan.config,
+            "state_summaries": ready.summaries if run.method.needs_states else {},
+            "memory_system": run.method.memory_system,
+            "memory_build": ready.memory_costs.get(memory_system, {}),
+            "memory_deviations": ready.memory_deviations.get(memory_system, []),
+            "notes": batch.notes,
+            "llm_cache_namespace": roles.cache_namespace,
+            # each role's context per slot when the run started (None: the server did not say)
+            "context_tokens": {
+                role: roles.client(role).context_tokens for role in run.roles if roles.configured(role)
+            },
+            "tokenizer": batch.tokenizer.record(),
+            # each search recipe's keyword channel: analyzer, stop words, stemming
+            "keyword_channel": keyword_channel_record(run.method.recipes()),
+            # USD per 1M tokens of the run's models, as [llm.prices] said when it started
+            "prices": price_record(
+                roles.prices,
+                [str(roles.settings[r].model) for r in run.roles if roles.configured(r)]
+                + list(plan.options.judge_models[1:]),
+            ),
+        },
+        models={
+            **roles.public_records(list(run.roles)),
+            # the judge panel's other models, one entry each (`judge@<model>`)
+            **{f"judge@{c.model}": c.settings.public_record() for c in batch.worker.panels[run.run_id]},
+        },
+        prompt_hashes=batch.prompts.records(run.prompt_names),
+        seeds=run_seeds(roles, run.roles),
+        versions=versions,
+        dataset_fingerprint=head.hash,
+        dataset_head_seq=head.seq,
+    )
+
+
+def _prerequisite_failures(batch: _Batch, run: PlannedRun) -> list[NewEvent]:
+    """An EndpointFailed for each failed prerequisite the run's items need."""
+    store, plan = batch.store, batch.plan
+    return [
+        NewEvent(
+            EndpointFailed(
+                failure_id=failure_id(  # content-derived: a resumed batch never records the same try twice
+                    run.run_id, f.role, f.stage, profile_id=f.profile_id,
+                    try_number=next_try_number(store, run.run_id, f.role, f.stage, profile_id=f.profile_id),
+                ),
+                run_id=run.run_id,
+                profile_id=f.profile_id,
+                role=f.role,
+                stage=f.stage,
+                error=f.error,
+                retryable=f.retryable,
+            ),
+            actor="runner",
+        )
+        for f in batch.ready.failed.values()
+        if needs_prerequisite(run, f) and f.profile_id in {plan.profiles[i] for i in plan.item_ids}
+    ]
+
+
+def _pending_attempts(batch: _Batch) -> list[tuple[PlannedRun, str]]:
+    """The attempts this pass works on, item by item across the runs: not complete, and not refused before
+    (unless retry_failed; a note counts the ones left). Each run's progress bar starts at what is done."""
+    plan = batch.plan
     for run in plan.runs:
-        pending[run.run_id] = {
+        before = batch.done_before[run.run_id]
+        batch.pending[run.run_id] = {
             item_id
             for item_id in plan.item_ids
-            if not attempt_complete(
-                done_before[run.run_id].get(item_id), run, item_id, judges, roles, prompts, panel_models
-            )
-            and (retry_failed or not refused_before(done_before[run.run_id].get(item_id)))
+            if not batch.complete(run, item_id)
+            and (batch.retry_failed or not refused_before(before.get(item_id)))
         }
-        refused = sum(
-            1
-            for i in plan.item_ids
-            if refused_before(done_before[run.run_id].get(i))
-            and not attempt_complete(done_before[run.run_id].get(i), run, i, judges, roles, prompts, panel_models)
-        )
-        if refused and not retry_failed:
-            notes.append(
+        refused = sum(1 for i in plan.item_ids if refused_before(before.get(i)) and not batch.complete(run, i))
+        if refused and not batch.retry_failed:
+            batch.notes.append(
                 f"{run.method.name}: {refused} attempt(s) the endpoint refused earlier were not tried again "
                 "(use --retry-failed once the cause is fixed)"
             )
-        done = len(plan.item_ids) - len(pending[run.run_id])
-        progress.run_started(run.run_id, run.method.label, len(plan.item_ids), done)
-    tasks = [(run, item_id) for item_id in plan.item_ids for run in plan.runs if item_id in pending[run.run_id]]
+        done = len(plan.item_ids) - len(batch.pending[run.run_id])
+        batch.progress.run_started(run.run_id, run.method.label, len(plan.item_ids), done)
+    return [(run, item_id) for item_id in plan.item_ids for run in plan.runs if item_id in batch.pending[run.run_id]]
 
-    timings: dict[str, list[dict[str, float]]] = {r.run_id: [] for r in plan.runs}
-    outcomes: dict[str, list[AttemptOutcome]] = {r.run_id: [] for r in plan.runs}
+
+def _run_attempts(
+    batch: _Batch,
+    tasks: list[tuple[PlannedRun, str]],
+    *,
+    concurrency: int,
+    grace_s: float,
+    executor: AttemptExecutor | None,
+) -> None:
+    """Answer and judge the attempts, in this process's threads or on the executor; in worker mode, then wait
+    for the ones other workers hold. What the executor's workers spent is added to the runs' ledgers."""
+    plan, roles, worker, claims = batch.plan, batch.roles, batch.worker, batch.claims
+    batch.timings = {r.run_id: [] for r in plan.runs}
+    batch.outcomes = {r.run_id: [] for r in plan.runs}
     results_lock = threading.Lock()
     held_elsewhere: list[tuple[PlannedRun, str]] = []  # worker mode: attempts another worker held when tried
     tried: set[str] = set()  # worker mode: attempts claimed here (each is worked on once per invocation)
@@ -391,46 +429,45 @@ def execute_batch(
             if result.claimed:
                 tried.add(run.attempt_id(result.item_id))
             if result.outcome is not None:
-                timings[run.run_id].append(result.outcome.measured)
-                outcomes[run.run_id].append(result.outcome)
-            notes.extend(result.notes)
+                batch.timings[run.run_id].append(result.outcome.measured)
+                batch.outcomes[run.run_id].append(result.outcome)
+            batch.notes.extend(result.notes)
         if result.done:
-            progress.item_done(run.run_id)
+            batch.progress.item_done(run.run_id)
 
-    def dispatch(batch: list[tuple[PlannedRun, str]]) -> None:
+    def dispatch(chosen: list[tuple[PlannedRun, str]]) -> None:
         if executor is None:
             _run_pool(
-                batch, lambda run, item_id: record(worker.work(run.run_id, item_id)), concurrency,
+                chosen, lambda run, item_id: record(worker.work(run.run_id, item_id)), concurrency,
                 on_interrupt=roles.interrupt, grace_s=grace_s,
             )
         else:
             executor.run_attempts(
-                setup, [(run.run_id, item_id) for run, item_id in batch], record,
+                batch.setup, [(run.run_id, item_id) for run, item_id in chosen], record,
                 on_interrupt=roles.interrupt, grace_s=grace_s,
             )
 
     # Recipes that rank with a memory system's own search (Graphiti) need that search open while attempts run.
-    with sdk_rankers(store, {r.method.memory_system for r in plan.runs}):
+    with sdk_rankers(batch.store, {r.method.memory_system for r in plan.runs}):
         if claims is None:
             dispatch(tasks)
         else:
             with claims:
                 dispatch(tasks)
-                _wait_for_others(claims, held_elsewhere, tried, dispatch, progress, on_interrupt=roles.interrupt)
+                _wait_for_others(claims, held_elsewhere, tried, dispatch, batch.progress, on_interrupt=roles.interrupt)
     if executor is not None:  # what the executor's workers spent counts in the runs' records
         for run_id, spent in executor.finish_batch().items():
             worker.ledgers[run_id].merge(UsageLedger.from_dict(spent))
 
-    summaries_out = [
-        _finish_run(
-            store, run, plan, judges, roles, prompts, usage=worker.ledgers[run.run_id],
-            did_work=bool(pending[run.run_id]), claims=claims, notes=notes, reason=roles.budget_reason,
-        )
-        for run in plan.runs
-    ]
+
+def _endpoint_failures(
+    ready: Prerequisites, outcomes: dict[str, list[AttemptOutcome]]
+) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """This invocation's endpoint failures: a count per role, and each (role, stage, retryable, error text);
+    the failed prerequisites first, then the attempts'."""
     errors_by_role: dict[str, int] = {}
     failures: list[dict[str, Any]] = []
-    for f in failed.values():
+    for f in ready.failed.values():
         errors_by_role[f.role] = errors_by_role.get(f.role, 0) + 1
         failures.append({"role": f.role, "stage": f.stage, "retryable": f.retryable, "error": f.error})
     for run_outcomes in outcomes.values():
@@ -438,31 +475,7 @@ def execute_batch(
             for role, stage, retryable, error in outcome.failures:
                 errors_by_role[role] = errors_by_role.get(role, 0) + 1
                 failures.append({"role": role, "stage": stage, "retryable": retryable, "error": error})
-    return BatchReport(
-        batch_id=plan.batch_id,
-        runs=summaries_out,
-        usage=roles.total_usage(),
-        notes=notes,
-        timings=timings,
-        errors_by_role=errors_by_role,
-        failures=failures,
-        warnings=_warnings(plan, outcomes),
-        # a refused request always leaves work undone; said only then all the same
-        stopped=roles.budget_reason if any(r.status != "finished" for r in summaries_out) else None,
-    )
-
-
-def _stopped_by(exc: BaseException) -> bool:
-    """Whether `exc` or an error in its cause chain is an LLMInterruptedError (Ctrl-C or a spending limit; a
-    memory SDK wraps the client's error)."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, LLMInterruptedError):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
+    return errors_by_role, failures
 
 
 def _unfinished(store: EventStore, run: PlannedRun, plan: BatchPlan, roles: LLMRoles, prompts: PromptSet) -> RunSummary:
