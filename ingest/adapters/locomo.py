@@ -334,85 +334,131 @@ def _sample_events(
     counts: dict[str, int],
     caption: str = DEFAULT_CAPTION,
 ) -> None:
-    conv = sample.conversation
-    speaker_a, speaker_b = conv["speaker_a"], conv["speaker_b"]
-    profile = f"locomo:{sample_id}"
-    known = {turn.dia_id for _, turns in sessions for turn in turns}
-    session_of = {turn.dia_id: n for n, turns in sessions for turn in turns}
-    dates = {n: conv.get(f"session_{n}_date_time") for n, _ in sessions}
-    iso_dates = {n: parse_date(d if isinstance(d, str) else None) for n, d in dates.items()}
-
-    def emit(event: DomainEvent, at: str | None = None) -> None:
-        events.append(NewEvent(event, ACTOR, at))
-
-    emit(
-        ProfileCreated(
-            profile_id=profile,
-            dataset=DATASET,
-            name=f"{speaker_a} & {speaker_b}",
-            description=f"LoCoMo conversation {sample_id} between {speaker_a} and {speaker_b}",
-            attributes={
-                "sample_id": sample_id,
-                "speaker_a": speaker_a,
-                "speaker_b": speaker_b,
-                "roles": {speaker_a: "user", speaker_b: "assistant"},
-            },
-        )
-    )
-
-    # Observations -> facts; disclosures wait until their turn exists (after its session's turns).
-    disclosures: dict[str, list[str]] = {}
-    for key, by_speaker in sample.observation.items():
-        n = int(key.split("_")[1])
-        k = 0
-        for speaker, observations in by_speaker.items():
-            for text, evidence in observations:
-                raw_evidence = [evidence] if isinstance(evidence, str) else list(evidence)
-                found = resolve_evidence(raw_evidence, known)
-                fact_id = f"{profile}:obs:D{n}:{k}"
-                k += 1
-                fact_meta: dict[str, Any] = {
-                    "speaker": speaker,
-                    "session": n,
-                    "evidence": evidence,
-                    "source": "LoCoMo observation (gpt-3.5)",
-                }
-                if found.unresolved:
-                    fact_meta["unresolved_evidence"] = found.unresolved
-                    warnings.append(
-                        f"{sample_id} {key} {speaker}: observation evidence {found.unresolved} matches "
-                        "no turn (kept in fact metadata)"
-                    )
-                if found.split or found.normalised:
-                    fact_meta["evidence_dia_ids"] = found.dia_ids
-                    counts["observation_evidence_repaired"] += 1
-                if not found.dia_ids:
-                    counts["observations_without_evidence_turn"] += 1
-                emit(
-                    FactRecorded(
-                        fact_id=fact_id,
-                        profile_id=profile,
-                        text=text,
-                        private=True,
-                        category="observation",
-                        metadata=fact_meta,
-                    )
-                )
-                counts["observations"] += 1
-                for dia_id in found.dia_ids:
-                    disclosures.setdefault(dia_id, []).append(fact_id)
-
+    """One conversation's events, appended to `events` in log order: the profile, the observations as private
+    facts, each session with its turns and the facts they disclose, then an item per question."""
+    writer = _SampleWriter(sample_id, sample, sessions, events, warnings, counts, caption)
+    writer.profile()
+    disclosures = writer.observations()
     for ordinal, (n, turns) in enumerate(sessions):
-        session_id = f"{profile}:D{n}"
-        started_at = dates[n] if isinstance(dates[n], str) else None
+        writer.session(ordinal, n, turns, disclosures)
+    for index, qa in enumerate(qas):
+        writer.item(index, qa)
+
+
+@dataclass
+class _SampleWriter:
+    """Emits one LoCoMo conversation's events in a fixed order, and adds to the load's counts and warnings."""
+
+    sample_id: str
+    sample: _RawSample
+    sessions: list[tuple[int, list[_RawTurn]]]
+    events: list[NewEvent]
+    warnings: list[str]
+    counts: dict[str, int]
+    caption: str
+    profile_id: str = ""
+    speaker_a: str = ""
+    speaker_b: str = ""
+    # the dia_ids of the conversation's turns, and the session each is in
+    known: set[str] = field(default_factory=set)
+    session_of: dict[str, int] = field(default_factory=dict)
+    # session number -> its date as written (anything the file holds), and as ISO 8601 (None: not parsed)
+    dates: dict[int, Any] = field(default_factory=dict)
+    iso_dates: dict[int, str | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        conv = self.sample.conversation
+        self.speaker_a, self.speaker_b = conv["speaker_a"], conv["speaker_b"]
+        self.profile_id = f"locomo:{self.sample_id}"
+        self.known = {turn.dia_id for _, turns in self.sessions for turn in turns}
+        self.session_of = {turn.dia_id: n for n, turns in self.sessions for turn in turns}
+        self.dates = {n: conv.get(f"session_{n}_date_time") for n, _ in self.sessions}
+        self.iso_dates = {n: parse_date(d if isinstance(d, str) else None) for n, d in self.dates.items()}
+
+    def emit(self, event: DomainEvent, at: str | None = None) -> None:
+        self.events.append(NewEvent(event, ACTOR, at))
+
+    def profile(self) -> None:
+        """The Profile of the two speakers (the first is the user)."""
+        speaker_a, speaker_b = self.speaker_a, self.speaker_b
+        self.emit(
+            ProfileCreated(
+                profile_id=self.profile_id,
+                dataset=DATASET,
+                name=f"{speaker_a} & {speaker_b}",
+                description=f"LoCoMo conversation {self.sample_id} between {speaker_a} and {speaker_b}",
+                attributes={
+                    "sample_id": self.sample_id,
+                    "speaker_a": speaker_a,
+                    "speaker_b": speaker_b,
+                    "roles": {speaker_a: "user", speaker_b: "assistant"},
+                },
+            )
+        )
+
+    def observations(self) -> dict[str, list[str]]:
+        """A private Fact per observation; returns dia_id -> the facts its turn discloses (emitted after the
+        turn's session, once the turn exists)."""
+        disclosures: dict[str, list[str]] = {}
+        for key, by_speaker in self.sample.observation.items():
+            n = int(key.split("_")[1])
+            k = 0
+            for speaker, observations in by_speaker.items():
+                for text, evidence in observations:
+                    fact_id = f"{self.profile_id}:obs:D{n}:{k}"
+                    k += 1
+                    for dia_id in self._observation(fact_id, key, n, speaker, text, evidence):
+                        disclosures.setdefault(dia_id, []).append(fact_id)
+        return disclosures
+
+    def _observation(self, fact_id: str, key: str, n: int, speaker: str, text: str, evidence: Any) -> list[str]:
+        """One observation's Fact, its evidence resolved to turns; returns those turns' dia_ids."""
+        raw_evidence = [evidence] if isinstance(evidence, str) else list(evidence)
+        found = resolve_evidence(raw_evidence, self.known)
+        fact_meta: dict[str, Any] = {
+            "speaker": speaker,
+            "session": n,
+            "evidence": evidence,
+            "source": "LoCoMo observation (gpt-3.5)",
+        }
+        if found.unresolved:
+            fact_meta["unresolved_evidence"] = found.unresolved
+            self.warnings.append(
+                f"{self.sample_id} {key} {speaker}: observation evidence {found.unresolved} matches "
+                "no turn (kept in fact metadata)"
+            )
+        if found.split or found.normalised:
+            fact_meta["evidence_dia_ids"] = found.dia_ids
+            self.counts["observation_evidence_repaired"] += 1
+        if not found.dia_ids:
+            self.counts["observations_without_evidence_turn"] += 1
+        self.emit(
+            FactRecorded(
+                fact_id=fact_id,
+                profile_id=self.profile_id,
+                text=text,
+                private=True,
+                category="observation",
+                metadata=fact_meta,
+            )
+        )
+        self.counts["observations"] += 1
+        return found.dia_ids
+
+    def session(self, ordinal: int, n: int, turns: list[_RawTurn], disclosures: dict[str, list[str]]) -> None:
+        """Session `n` (its date, summaries and annotated events in metadata), its turns, then the facts they
+        disclose."""
+        sample_id, sample, date, iso_date = self.sample_id, self.sample, self.dates[n], self.iso_dates[n]
+        session_id = f"{self.profile_id}:D{n}"
+        started_at = date if isinstance(date, str) else None
         session_meta: dict[str, Any] = {}
         if started_at is None:
-            warnings.append(f"{sample_id}: session_{n} has no session_{n}_date_time")
-        elif iso_dates[n] is None:
-            counts["dates_unparsed"] += 1
-            warnings.append(f"{sample_id}: session_{n}_date_time {started_at!r} not parsed (kept as is)")
+            self.warnings.append(f"{sample_id}: session_{n} has no session_{n}_date_time")
+        elif iso_date is None:
+            self.counts["dates_unparsed"] += 1
+            self.warnings.append(f"{sample_id}: session_{n}_date_time {started_at!r} not parsed (kept as is)")
         else:
-            session_meta["started_at_iso"] = iso_dates[n]
+            session_meta["started_at_iso"] = iso_date
         summary = sample.session_summary.get(f"session_{n}_summary")
         if summary:
             session_meta["session_summary"] = summary
@@ -420,70 +466,60 @@ def _sample_events(
         if annotated:
             session_meta["events"] = annotated
         if not turns:
-            warnings.append(f"{sample_id}: session_{n} has no turns")
-        emit(
+            self.warnings.append(f"{sample_id}: session_{n} has no turns")
+        self.emit(
             SessionStarted(
                 session_id=session_id,
-                profile_id=profile,
+                profile_id=self.profile_id,
                 ordinal=ordinal,
                 started_at=started_at,
                 source_id=f"session_{n}",
                 metadata=session_meta,
             ),
-            iso_dates[n],
+            iso_date,
         )
-        counts["sessions"] += 1
+        self.counts["sessions"] += 1
         for t_ordinal, turn in enumerate(turns):
-            raw_turn = turn.model_dump(by_alias=True)
-            turn_meta: dict[str, Any] = {"dia_id": turn.dia_id}
-            for key, name in _TURN_EXTRAS.items():
-                if raw_turn.get(key) is not None:
-                    turn_meta[name] = raw_turn[key]
-            text = turn.text
-            if turn.blip_caption:
-                text = caption_text(text, turn.blip_caption, caption)
-                counts["captioned_turns"] += 1
-            if raw_turn.get("img_url"):
-                counts["image_turns"] += 1
-            emit(
-                TurnAppended(
-                    turn_id=f"{profile}:{turn.dia_id}",
-                    session_id=session_id,
-                    ordinal=t_ordinal,
-                    role="user" if turn.speaker == speaker_a else "assistant",
-                    text=text,
-                    speaker=turn.speaker,
-                    metadata=turn_meta,
-                ),
-                iso_dates[n],
-            )
-            counts["turns"] += 1
+            self._turn(session_id, t_ordinal, turn, iso_date)
         for turn in turns:
             for fact_id in disclosures.get(turn.dia_id, []):
-                emit(FactDisclosed(fact_id=fact_id, turn_id=f"{profile}:{turn.dia_id}"), iso_dates[n])
-                counts["fact_disclosures"] += 1
+                self.emit(FactDisclosed(fact_id=fact_id, turn_id=f"{self.profile_id}:{turn.dia_id}"), iso_date)
+                self.counts["fact_disclosures"] += 1
 
-    for index, qa in enumerate(qas):
-        item_id = f"{profile}:qa:{index}"
-        found = resolve_evidence(qa.evidence, known)
+    def _turn(self, session_id: str, t_ordinal: int, turn: _RawTurn, at: str | None) -> None:
+        """One turn: the first speaker's turns are the user's; an image's caption joins the text."""
+        raw_turn = turn.model_dump(by_alias=True)
+        turn_meta: dict[str, Any] = {"dia_id": turn.dia_id}
+        for key, name in _TURN_EXTRAS.items():
+            if raw_turn.get(key) is not None:
+                turn_meta[name] = raw_turn[key]
+        text = turn.text
+        if turn.blip_caption:
+            text = caption_text(text, turn.blip_caption, self.caption)
+            self.counts["captioned_turns"] += 1
+        if raw_turn.get("img_url"):
+            self.counts["image_turns"] += 1
+        self.emit(
+            TurnAppended(
+                turn_id=f"{self.profile_id}:{turn.dia_id}",
+                session_id=session_id,
+                ordinal=t_ordinal,
+                role="user" if turn.speaker == self.speaker_a else "assistant",
+                text=text,
+                speaker=turn.speaker,
+                metadata=turn_meta,
+            ),
+            at,
+        )
+        self.counts["turns"] += 1
+
+    def item(self, index: int, qa: _RawQA) -> None:
+        """The question's Item (its reference answer, labels and evidence in metadata) and its one Requirement:
+        the evidence turns and their sessions."""
+        profile, item_id = self.profile_id, f"{self.profile_id}:qa:{index}"
+        found = self._qa_evidence(index, qa)
         dia_ids, unresolved = found.dia_ids, found.unresolved
-        counts["qa"] += 1
-        counts[f"category_{qa.category}"] += 1
-        counts["evidence_ids"] += len(dia_ids)
-        counts["evidence_strings_malformed"] += sum(1 for e in qa.evidence if e not in known)
-        counts["evidence_strings_split"] += len(found.split)
-        counts["evidence_ids_normalised"] += len(found.normalised)
-        counts["evidence_ids_unresolved"] += len(unresolved)
-        if found.repairs():
-            warnings.append(f"{sample_id} qa[{index}]: evidence repaired: " + ", ".join(found.repairs()))
-        if unresolved:
-            warnings.append(
-                f"{sample_id} qa[{index}]: evidence {unresolved} matches no turn of {sample_id} "
-                "(kept in item metadata `unresolved_evidence`)"
-            )
-        if not dia_ids:
-            counts["qa_without_evidence_turn"] += 1
-        session_ids = list(dict.fromkeys(f"{profile}:D{session_of[d]}" for d in dia_ids))
+        session_ids = list(dict.fromkeys(f"{profile}:D{self.session_of[d]}" for d in dia_ids))
         answer = _answer_text(qa.answer)
         item_meta: dict[str, Any] = {
             "qa_index": index,
@@ -504,14 +540,19 @@ def _sample_events(
                 answer = ADVERSARIAL_REFERENCE
                 item_meta["reference_answer_source"] = "abstention"
         if answer is None:
-            warnings.append(f"{sample_id} qa[{index}]: no answer (category {qa.category}); reference left empty")
-        if len(session_ids) > 1:
-            labels.append("multi_session")
-        if len(dia_ids) > 1:
-            labels.append("multi_evidence")
-        if unresolved:
-            labels.append("unresolved_evidence")
-        emit(
+            self.warnings.append(
+                f"{self.sample_id} qa[{index}]: no answer (category {qa.category}); reference left empty"
+            )
+        labels += [
+            label
+            for label, applies in (
+                ("multi_session", len(session_ids) > 1),
+                ("multi_evidence", len(dia_ids) > 1),
+                ("unresolved_evidence", bool(unresolved)),
+            )
+            if applies
+        ]
+        self.emit(
             ItemCreated(
                 item_id=item_id,
                 profile_id=profile,
@@ -523,7 +564,7 @@ def _sample_events(
                 metadata=item_meta,
             )
         )
-        emit(
+        self.emit(
             RequirementMapped(
                 requirement_id=f"{item_id}:r0",
                 item_id=item_id,
@@ -533,3 +574,26 @@ def _sample_events(
                 session_ids=session_ids,
             )
         )
+
+    def _qa_evidence(self, index: int, qa: _RawQA) -> Evidence:
+        """The question's evidence resolved to turns, counted, with a warning for each repair and each id that
+        matches no turn."""
+        counts, sample_id = self.counts, self.sample_id
+        found = resolve_evidence(qa.evidence, self.known)
+        counts["qa"] += 1
+        counts[f"category_{qa.category}"] += 1
+        counts["evidence_ids"] += len(found.dia_ids)
+        counts["evidence_strings_malformed"] += sum(1 for e in qa.evidence if e not in self.known)
+        counts["evidence_strings_split"] += len(found.split)
+        counts["evidence_ids_normalised"] += len(found.normalised)
+        counts["evidence_ids_unresolved"] += len(found.unresolved)
+        if found.repairs():
+            self.warnings.append(f"{sample_id} qa[{index}]: evidence repaired: " + ", ".join(found.repairs()))
+        if found.unresolved:
+            self.warnings.append(
+                f"{sample_id} qa[{index}]: evidence {found.unresolved} matches no turn of {sample_id} "
+                "(kept in item metadata `unresolved_evidence`)"
+            )
+        if not found.dia_ids:
+            counts["qa_without_evidence_turn"] += 1
+        return found
