@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -205,49 +205,88 @@ def _read(file: Path, problems: list[Problem]) -> list[_RawRecord]:
     return records
 
 
+_COUNT_KEYS = (
+    "questions",
+    "abstention",
+    "sessions",
+    "turns",
+    "user_turns",
+    "has_answer_turns",
+    "has_answer_user_turns",
+    "answer_sessions",
+    "answer_sessions_missing",
+    "answer_sessions_without_has_answer",
+    "has_answer_outside_answer_sessions",
+    "duplicate_session_ids",
+    "empty_turns",
+    "sessions_out_of_date_order",
+    "sessions_after_question",
+    "dates_unparsed",
+    "sessions_min",
+    "sessions_max",
+    "update_points",
+)
+
+
 def _events(
     file: Path, variant: _Variant, records: list[_RawRecord], events: list[NewEvent], warnings: list[str]
 ) -> dict[str, int]:
-    def emit(event: DomainEvent, at: str | None = None) -> None:
-        events.append(NewEvent(event, ACTOR, at))
-
-    name = file.name
-    counts = {
-        "questions": len(records),
-        "abstention": 0,
-        "sessions": 0,
-        "turns": 0,
-        "user_turns": 0,
-        "has_answer_turns": 0,
-        "has_answer_user_turns": 0,
-        "answer_sessions": 0,
-        "answer_sessions_missing": 0,
-        "answer_sessions_without_has_answer": 0,
-        "has_answer_outside_answer_sessions": 0,
-        "duplicate_session_ids": 0,
-        "empty_turns": 0,
-        "sessions_out_of_date_order": 0,
-        "sessions_after_question": 0,
-        "dates_unparsed": 0,
-        "sessions_min": 0,
-        "sessions_max": 0,
-        "update_points": 0,
-    }
+    """The events of one file, appended to `events` in log order (per question: the profile, its haystack
+    sessions and turns, the item and its requirement, the knowledge-update facts); returns the file's counts."""
+    counts = dict.fromkeys(_COUNT_KEYS, 0)
+    counts["questions"] = len(records)
     sizes = [len(r.haystack_sessions) for r in records]
     if sizes:
         counts["sessions_min"], counts["sessions_max"] = min(sizes), max(sizes)
     for record in records:
-        qid = record.question_id
-        profile = f"{variant.prefix}:{qid}"
-        asked_iso = parse_date(record.question_date)
-        if asked_iso is None:
-            counts["dates_unparsed"] += 1
-            warnings.append(f"{name} {qid}: question_date {record.question_date!r} not parsed (kept as is)")
-        emit(
+        writer = _QuestionWriter(file.name, variant, record, events, warnings, counts)
+        writer.profile()
+        writer.haystack()
+        writer.item()
+        writer.update_facts()
+    return counts
+
+
+@dataclass
+class _QuestionWriter:
+    """Emits one question's events in a fixed order, and keeps what its haystack shows for the item."""
+
+    name: str
+    variant: _Variant
+    record: _RawRecord
+    events: list[NewEvent]
+    warnings: list[str]
+    counts: dict[str, int]
+    profile_id: str = ""
+    asked_iso: str | None = None
+    # original session id -> our ids (several when repeated)
+    session_ids: dict[str, list[str]] = field(default_factory=dict)
+    has_answer_turns: list[str] = field(default_factory=list)
+    user_evidence: list[str] = field(default_factory=list)
+    sessions_with_answer: set[str] = field(default_factory=set)
+    evidence: list[EvidenceTurn] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.profile_id = f"{self.variant.prefix}:{self.record.question_id}"
+
+    def emit(self, event: DomainEvent, at: str | None = None) -> None:
+        self.events.append(NewEvent(event, ACTOR, at))
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(f"{self.name} {self.record.question_id}: {text}")
+
+    def profile(self) -> None:
+        """The Profile of the question's user; the question's date read (kept as is when not parsed)."""
+        record, qid = self.record, self.record.question_id
+        self.asked_iso = parse_date(record.question_date)
+        if self.asked_iso is None:
+            self.counts["dates_unparsed"] += 1
+            self.warn(f"question_date {record.question_date!r} not parsed (kept as is)")
+        self.emit(
             ProfileCreated(
-                profile_id=profile,
-                dataset=variant.dataset,
-                name=f"LongMemEval {variant.key} {qid}",
+                profile_id=self.profile_id,
+                dataset=self.variant.dataset,
+                name=f"LongMemEval {self.variant.key} {qid}",
                 description=f"the user of LongMemEval question {qid} ({record.question_type})",
                 attributes={
                     "question_id": qid,
@@ -256,40 +295,37 @@ def _events(
                 },
             )
         )
-        session_ids: dict[str, list[str]] = {}  # original id -> our ids (several when repeated)
-        has_answer_turns: list[str] = []
-        user_evidence: list[str] = []
-        sessions_with_answer: set[str] = set()
-        evidence: list[EvidenceTurn] = []
+
+    def haystack(self) -> None:
+        """Each haystack session (a repeated id gets `@<index>`; dates out of order or after the question are
+        counted), with its turns."""
+        record, counts = self.record, self.counts
         previous_iso: str | None = None
         for index, (source_id, date, messages) in enumerate(
             zip(record.haystack_session_ids, record.haystack_dates, record.haystack_sessions, strict=True)
         ):
-            session_id = f"{profile}:{source_id}"
-            if source_id in session_ids:
+            session_id = f"{self.profile_id}:{source_id}"
+            if source_id in self.session_ids:
                 session_id = f"{session_id}@{index}"
                 counts["duplicate_session_ids"] += 1
-                warnings.append(
-                    f"{name} {qid}: haystack session {source_id!r} listed again at index {index}; "
-                    f"this copy is {session_id!r}"
-                )
-            session_ids.setdefault(source_id, []).append(session_id)
+                self.warn(f"haystack session {source_id!r} listed again at index {index}; this copy is {session_id!r}")
+            self.session_ids.setdefault(source_id, []).append(session_id)
             iso = parse_date(date)
             metadata: dict[str, Any] = {"haystack_index": index}
             if iso is None:
                 counts["dates_unparsed"] += 1
-                warnings.append(f"{name} {qid}: haystack date {date!r} not parsed (kept as is)")
+                self.warn(f"haystack date {date!r} not parsed (kept as is)")
             else:
                 metadata["started_at_iso"] = iso
                 if previous_iso is not None and iso < previous_iso:
                     counts["sessions_out_of_date_order"] += 1
-                if asked_iso is not None and iso > asked_iso:
+                if self.asked_iso is not None and iso > self.asked_iso:
                     counts["sessions_after_question"] += 1
                 previous_iso = iso
-            emit(
+            self.emit(
                 SessionStarted(
                     session_id=session_id,
-                    profile_id=profile,
+                    profile_id=self.profile_id,
                     ordinal=index,
                     started_at=date,
                     source_id=source_id,
@@ -299,65 +335,78 @@ def _events(
             )
             counts["sessions"] += 1
             for t_index, message in enumerate(messages):
-                turn_id = f"{session_id}:{t_index}"
-                turn_meta: dict[str, Any] = {}
-                if message.has_answer is not None:
-                    turn_meta["has_answer"] = message.has_answer
-                emit(
-                    TurnAppended(
-                        turn_id=turn_id,
-                        session_id=session_id,
-                        ordinal=t_index,
-                        role=message.role,
-                        text=message.content,
-                        metadata=turn_meta,
-                    ),
-                    iso,
-                )
-                counts["turns"] += 1
-                counts["user_turns"] += message.role == "user"
-                counts["empty_turns"] += not message.content.strip()
-                if message.has_answer:
-                    evidence.append(EvidenceTurn(session_id, iso, index, turn_id, message.role, message.content))
-                    has_answer_turns.append(turn_id)
-                    sessions_with_answer.add(source_id)
-                    counts["has_answer_turns"] += 1
-                    if message.role == "user":
-                        user_evidence.append(turn_id)
-                        counts["has_answer_user_turns"] += 1
+                self._turn(session_id, source_id, index, iso, t_index, message)
 
-        answer_sessions = list(dict.fromkeys(record.answer_session_ids))
-        missing = [s for s in answer_sessions if s not in session_ids]
-        without_answer = [s for s in answer_sessions if s in session_ids and s not in sessions_with_answer]
-        outside = sorted(sessions_with_answer - set(answer_sessions))
-        counts["answer_sessions"] += len(answer_sessions)
-        counts["answer_sessions_missing"] += len(missing)
-        counts["answer_sessions_without_has_answer"] += len(without_answer)
-        counts["has_answer_outside_answer_sessions"] += len(outside)
+    def _turn(
+        self, session_id: str, source_id: str, index: int, iso: str | None, t_index: int, message: _RawMessage
+    ) -> None:
+        """One turn; a has_answer turn is evidence (a user's is a user statement of the evidence)."""
+        counts = self.counts
+        turn_id = f"{session_id}:{t_index}"
+        turn_meta: dict[str, Any] = {}
+        if message.has_answer is not None:
+            turn_meta["has_answer"] = message.has_answer
+        self.emit(
+            TurnAppended(
+                turn_id=turn_id,
+                session_id=session_id,
+                ordinal=t_index,
+                role=message.role,
+                text=message.content,
+                metadata=turn_meta,
+            ),
+            iso,
+        )
+        counts["turns"] += 1
+        counts["user_turns"] += message.role == "user"
+        counts["empty_turns"] += not message.content.strip()
+        if message.has_answer:
+            self.evidence.append(EvidenceTurn(session_id, iso, index, turn_id, message.role, message.content))
+            self.has_answer_turns.append(turn_id)
+            self.sessions_with_answer.add(source_id)
+            counts["has_answer_turns"] += 1
+            if message.role == "user":
+                self.user_evidence.append(turn_id)
+                counts["has_answer_user_turns"] += 1
+
+    def _answer_sessions(self) -> tuple[list[str], list[str], list[str]]:
+        """The answer sessions, those missing from the haystack and those without a has_answer turn (each
+        counted and warned about, as are has_answer turns outside the answer sessions)."""
+        answer_sessions = list(dict.fromkeys(self.record.answer_session_ids))
+        missing = [s for s in answer_sessions if s not in self.session_ids]
+        without_answer = [s for s in answer_sessions if s in self.session_ids and s not in self.sessions_with_answer]
+        outside = sorted(self.sessions_with_answer - set(answer_sessions))
+        self.counts["answer_sessions"] += len(answer_sessions)
+        self.counts["answer_sessions_missing"] += len(missing)
+        self.counts["answer_sessions_without_has_answer"] += len(without_answer)
+        self.counts["has_answer_outside_answer_sessions"] += len(outside)
         if missing:
-            warnings.append(
-                f"{name} {qid}: answer sessions {missing} are not in the haystack "
-                "(item metadata `answer_sessions_missing`)"
-            )
+            self.warn(f"answer sessions {missing} are not in the haystack (item metadata `answer_sessions_missing`)")
         if without_answer:
-            warnings.append(
-                f"{name} {qid}: answer sessions {without_answer} have no has_answer turn "
+            self.warn(
+                f"answer sessions {without_answer} have no has_answer turn "
                 "(item metadata `answer_sessions_without_has_answer`)"
             )
         if outside:
-            warnings.append(f"{name} {qid}: has_answer turns in sessions {outside} that are not answer sessions")
+            self.warn(f"has_answer turns in sessions {outside} that are not answer sessions")
+        return answer_sessions, missing, without_answer
 
+    def item(self) -> None:
+        """The question's Item (abstention and multi-session labels, its evidence in metadata) and its one
+        Requirement: the has_answer turns and the answer sessions."""
+        record, qid, asked_iso = self.record, self.record.question_id, self.asked_iso
+        answer_sessions, missing, without_answer = self._answer_sessions()
         abstention = qid.endswith("_abs")
-        counts["abstention"] += abstention
+        self.counts["abstention"] += abstention
         labels = ["abstention"] if abstention else []
         if len(answer_sessions) > 1:
             labels.append("multi_session")
-        metadata = {
+        metadata: dict[str, Any] = {
             "question_id": qid,
             "abstention": abstention,
             "answer_session_ids": record.answer_session_ids,
-            "has_answer_turn_ids": has_answer_turns,
-            "evidence_user_turn_ids": user_evidence,
+            "has_answer_turn_ids": self.has_answer_turns,
+            "evidence_user_turn_ids": self.user_evidence,
             "n_haystack_sessions": len(record.haystack_sessions),
         }
         if asked_iso is not None:
@@ -366,13 +415,13 @@ def _events(
             metadata["answer_sessions_missing"] = missing
         if without_answer:
             metadata["answer_sessions_without_has_answer"] = without_answer
-        item_id = f"{profile}:q"
+        item_id = f"{self.profile_id}:q"
         answer = record.answer if isinstance(record.answer, str) else str(record.answer)
-        emit(
+        self.emit(
             ItemCreated(
                 item_id=item_id,
-                profile_id=profile,
-                dataset=variant.dataset,
+                profile_id=self.profile_id,
+                dataset=self.variant.dataset,
                 question=record.question,
                 reference_answer=answer,
                 asked_at=record.question_date,
@@ -382,20 +431,23 @@ def _events(
             ),
             asked_iso,
         )
-        emit(
+        self.emit(
             RequirementMapped(
                 requirement_id=f"{item_id}:r0",
                 item_id=item_id,
                 ordinal=0,
                 text=f"Evidence for: {record.question}",
-                turn_ids=has_answer_turns,
-                session_ids=[sid for s in answer_sessions for sid in session_ids.get(s, [])],
+                turn_ids=self.has_answer_turns,
+                session_ids=[sid for s in answer_sessions for sid in self.session_ids.get(s, [])],
             ),
             asked_iso,
         )
-        if record.question_type == KNOWLEDGE_UPDATE:
-            facts = update_fact_events(profile, evidence)
-            for event in facts:
-                emit(event, asked_iso)
-            counts["update_points"] += max(0, sum(isinstance(e, FactRecorded) for e in facts) - 1)
-    return counts
+
+    def update_facts(self) -> None:
+        """A knowledge-update question's facts from its evidence turns (ingest/adapters/longmemeval_updates.py)."""
+        if self.record.question_type != KNOWLEDGE_UPDATE:
+            return
+        facts = update_fact_events(self.profile_id, self.evidence)
+        for event in facts:
+            self.emit(event, self.asked_iso)
+        self.counts["update_points"] += max(0, sum(isinstance(e, FactRecorded) for e in facts) - 1)
