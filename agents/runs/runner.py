@@ -44,8 +44,9 @@ from agents.runs.attempt_worker import (
 from agents.runs.claims import Claims
 from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
+from agents.runs.prep_usage import PreparationUsage
 from agents.runs.record import library_versions
-from agents.runs.state import memory_build_costs, run_progress
+from agents.runs.state import batch_dataset_head, memory_build_costs, run_progress
 from agents.runs.tokenizer import answerer_tokenizer
 from agents.tools.execution import SearchBackend
 from graph.cypher_files import load_cypher
@@ -178,6 +179,7 @@ def execute_batch(
     # Prerequisites are built only for profiles with an attempt still to answer: one that is done, or that the
     # endpoint refused (skipped without retry_failed), or answered and waiting on judges needs none of them.
     to_answer = _attempts_to_answer(store, plan, roles, prompts, retry_failed)
+    preparation = PreparationUsage(to_answer)  # memory builds and state summaries, each in one run's record
 
     def needing(consumers: list[PlannedRun], what: str) -> list[str]:
         wanted = sorted({plan.profiles[i] for r in consumers for i in to_answer[r.run_id]})
@@ -196,7 +198,8 @@ def execute_batch(
             continue
         progress.stage(f"memory ({system}) for {len(memory_profiles)} profile(s)")
         linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
-        llm = roles.client("memory") if get_memory_system(system).needs_llm else None
+        build_ledger = preparation.ledger(f"memory:{system}", [r.run_id for r in users])
+        llm = roles.client("memory", build_ledger) if get_memory_system(system).needs_llm else None
         stage = f"memory:{system}"
 
         def memory_failed(profile_id: str, exc: Exception, stage: str = stage) -> None:
@@ -210,7 +213,7 @@ def execute_batch(
         try:
             build_profiles(
                 system, store, retriever, memory_profiles, llm=llm, links=linked, on_error=memory_failed,
-                recoverable=recoverable, ledger=roles.ledger,
+                recoverable=recoverable, ledger=build_ledger,
             )
         except recoverable as exc:  # the system could not be opened: every profile's memory is missing
             for profile_id in memory_profiles:
@@ -223,7 +226,7 @@ def execute_batch(
     state_profiles = needing(state_users, "state summaries") if state_users else []
     if state_profiles:
         progress.stage(f"state summaries S(H) for {len(state_profiles)} profile(s)")
-        state_llm = roles.client("state")
+        state_llm = roles.client("state", preparation.ledger("state", [r.run_id for r in state_users]))
         for profile_id in state_profiles:
             try:
                 summary = summarize_profile(store, state_llm, prompts, profile_id)
@@ -270,7 +273,7 @@ def execute_batch(
         )
     panel_models = worker.panel_models
     panels = worker.panels
-    head = store.head()
+    head = batch_dataset_head(store, plan.batch_id)  # one per batch, also when a resume starts some runs
     versions = library_versions(store.driver, store.database)
     for run in plan.runs:
         progress_state = run_progress(store, run.run_id)
@@ -423,7 +426,8 @@ def execute_batch(
 
     summaries_out = [
         _finish_run(
-            store, run, plan, judges, roles, prompts, usage=worker.ledgers[run.run_id],
+            store, run, plan, judges, roles, prompts,
+            usage=preparation.with_run(run.run_id, worker.ledgers[run.run_id]),
             did_work=bool(pending[run.run_id]), claims=claims, notes=notes, reason=roles.budget_reason,
         )
         for run in plan.runs
