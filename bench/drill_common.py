@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -248,6 +248,81 @@ def random_ids(store: EventStore) -> RandomIds:
     return RandomIds(list(store.read()))
 
 
+def _fact(event_type: str, key: str) -> int:
+    return int(hashlib.sha256(f"{event_type}\n{key}".encode()).hexdigest(), 16)
+
+
+class ContentNames:
+    """What the graph comparison calls things that name an execution rather than content, by their content:
+
+    - Graphiti's random fact ids (`RandomIds`);
+    - log positions: a chain hash (a run's `dataset_fingerprint`, the log head when its batch started) covers
+      every earlier record's `recorded_at` clock, so two logs of the same events never share one; it is named
+      by the (type, key) multiset of the log up to it (`log-prefix-...`);
+    - LLM exchange hashes (`exchange`, `*_exchange`): the hash of a request and its reply, which embed
+      Graphiti's random fact ids once a memory search returned them; each is named by a hash of the stored
+      exchange with those ids renamed (`exchange-...`), looked up in the exchange store `exchanges`.
+    """
+
+    def __init__(self, events: list[Any], exchanges: Path | None = None) -> None:
+        self.ids = RandomIds(events)
+        self.positions: dict[str, str] = {}
+        total = 0  # a sum of per-event hashes: the same for the same multiset, whatever the order
+        for event in events:
+            total = (total + _fact(event.type, _key(event.type, self.ids.rename(dict(event.payload)), ""))) % 2**256
+            self.positions[str(event.hash)] = f"log-prefix-{total:064x}"[:27]
+        self._exchanges = exchanges if exchanges is not None and exchanges.exists() else None
+        self._exchange_names: dict[str, str] = {}
+        self._store: Any = None
+
+    def rename(self, value: Any) -> Any:
+        return self._positions(self.ids.rename(value))
+
+    def _positions(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.positions.get(value, value)
+        if isinstance(value, list):
+            return [self._positions(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self._positions(v) for k, v in value.items()}
+        return value
+
+    def exchange(self, key: str) -> str:
+        """The exchange `key` named by its content (Graphiti's fact ids renamed); `key` when not stored."""
+        if self._exchanges is None or not isinstance(key, str):
+            return key
+        if key not in self._exchange_names:
+            from agents.llm.exchanges import ExchangeNotFoundError, ExchangeStore
+
+            if self._store is None:
+                self._store = ExchangeStore(self._exchanges)
+            try:
+                shown = self._store.show(key)
+            except ExchangeNotFoundError:
+                self._exchange_names[key] = key
+            else:
+                body = self.ids.rename({k: shown[k] for k in ("role", "model", "request", "reply")})
+                digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+                self._exchange_names[key] = f"exchange-{digest[:16]}"
+        return self._exchange_names[key]
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def properties(self, props: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+        kept = stable_properties(props, seen)
+        for name, value in kept.items():
+            if name == "exchange" or name.endswith("_exchange"):
+                kept[name] = self.exchange(value)
+        return self.rename(kept)
+
+
+def content_names(env: DrillEnv) -> ContentNames:
+    return ContentNames(list(env.store().read()), Path(env.env["COLABENCH_DATA_DIR"]) / "llm_exchanges.sqlite")
+
+
 def log_facts(store: EventStore) -> LogFacts:
     events = list(store.read())
     report = verify_chain(iter(events), expected_head=store.head().hash)
@@ -309,26 +384,54 @@ class GraphFacts:
         return lines
 
 
+def _volatile(name: str) -> bool:
+    return name in GRAPH_VOLATILE or name.startswith("seconds_") or name.endswith(("_seconds", "_ms", "_s", "_seq"))
+
+
+def _stable_json(value: Any, path: str, seen: set[str]) -> Any:
+    """A JSON value without the volatile keys at any depth (their dotted paths go to `seen`)."""
+    if isinstance(value, dict):
+        out = {}
+        for name, inner in value.items():
+            if _volatile(name):
+                seen.add(f"{path}.{name}")
+                continue
+            out[name] = _stable_json(inner, f"{path}.{name}", seen)
+        return out
+    if isinstance(value, list):
+        return [_stable_json(v, path, seen) for v in value]
+    return value
+
+
 def stable_properties(props: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+    """The properties without execution measures, also inside properties that hold a JSON object (a run's
+    `config` holds its memory build's seconds)."""
     kept = {}
     for name, value in props.items():
-        if name in GRAPH_VOLATILE or name.endswith(("_seconds", "_ms", "_s", "_seq")):
+        if _volatile(name):
             seen.add(name)
             continue
+        if isinstance(value, str) and value.startswith("{"):
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, dict):
+                value = json.dumps(_stable_json(parsed, name, seen), sort_keys=True)
         kept[name] = repr(value) if isinstance(value, float) else value
     return kept
 
 
-def graph_facts(driver: Driver, ids: RandomIds) -> GraphFacts:
+def graph_facts(driver: Driver, ids: ContentNames) -> GraphFacts:
     elements: Counter[str] = Counter()
     labels: Counter[str] = Counter()
     types: Counter[str] = Counter()
     seen: set[str] = set()
-    with driver.session() as session:
+    with driver.session() as session, closing(ids):
         for record in session.run(load_cypher("admin/fingerprint_nodes")):
             node_labels = sorted(record["labels"])
             labels.update(node_labels)
-            body = {"l": node_labels, "p": ids.rename(stable_properties(dict(record["props"]), seen))}
+            body = {"l": node_labels, "p": ids.properties(dict(record["props"]), seen)}
             elements[json.dumps(body, sort_keys=True, default=str)] += 1
         for record in session.run(load_cypher("admin/fingerprint_relationships")):
             types[record["type"]] += 1
@@ -336,7 +439,7 @@ def graph_facts(driver: Driver, ids: RandomIds) -> GraphFacts:
                 "t": record["type"],
                 "a": [sorted(record["a_labels"]), ids.rename(record["a_id"])],
                 "b": [sorted(record["b_labels"]), ids.rename(record["b_id"])],
-                "p": ids.rename(stable_properties(dict(record["props"]), seen)),
+                "p": ids.properties(dict(record["props"]), seen),
             }
             elements[json.dumps(body, sort_keys=True, default=str)] += 1
         sdk = {r["label"]: int(r["n"]) for r in session.run(load_cypher("drill/graphiti_store_nodes"))}

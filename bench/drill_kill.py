@@ -34,12 +34,12 @@ from bench.drill_common import (
     Neo4jKill,
     cli,
     cli_killed_after,
+    content_names,
     drill_env,
     dump_state,
     graph_facts,
     log_facts,
     neo4j_killed_after,
-    random_ids,
     wipe,
 )
 from tests.fake_openai import FakeOpenAI
@@ -85,7 +85,7 @@ def run_reference(
             raise SystemExit(f"reference {name} failed ({done.returncode}): {done.stderr[-2000:]}")
         print(f"reference {name}: {seconds[name]:.1f} s", flush=True)
         per_phase[name] = log_facts(env.store())
-        graphs[name] = graph_facts(env.driver, random_ids(env.store()))
+        graphs[name] = graph_facts(env.driver, content_names(env))
     if keep is not None:
         dump_state(env, keep / "reference.jsonl")
     return per_phase[steps[-1][0]], seconds, per_phase, graphs
@@ -140,7 +140,7 @@ def run_killed(
             raise SystemExit(f"resumed {name} failed ({done.returncode}): {done.stderr[-2000:]}")
         landed[name] = (hit, mid_write, kills[name])
         now, then = log_facts(env.store()), reference[name]
-        graph_now, graph_then = graph_facts(env.driver, random_ids(env.store())), graphs[name]
+        graph_now, graph_then = graph_facts(env.driver, content_names(env)), graphs[name]
         same = "identical" if now.fingerprint() == then.fingerprint() else "DIFFERENT"
         same_graph = "identical" if graph_now.fingerprint() == graph_then.fingerprint() else "DIFFERENT"
         same_sdk = "same" if graph_now.sdk_store == graph_then.sdk_store else "DIFFERENT"
@@ -189,7 +189,7 @@ def main() -> None:
             requests_reference = fake.request_count
             landed = run_killed(env, steps, seconds, kills, rng, per_phase, graphs, neo4j_phases, neo4j_kills)
             drilled = log_facts(env.store())
-            drilled_graph = graph_facts(env.driver, random_ids(env.store()))
+            drilled_graph = graph_facts(env.driver, content_names(env))
             if args.keep is not None:
                 dump_state(env, args.keep / "drilled.jsonl")
             rebuild = cli(["graph", "rebuild", "--check"], env.env)

@@ -21,6 +21,7 @@ from agents.memory.state_summary import summarize_profile
 from agents.prompts.registry import PromptSet
 from agents.runs.attempt_worker import FailedPrerequisite
 from agents.runs.plan import BatchPlan, PlannedRun
+from agents.runs.prep_usage import PreparationUsage
 from agents.runs.state import memory_build_costs
 from agents.tools.execution import SearchBackend
 from graph.store import EventStore
@@ -38,6 +39,8 @@ class Prerequisites:
     memory_costs: dict[str, dict[str, Any]] = field(default_factory=dict)
     # memory system -> how this install's system differs from the paper's
     memory_deviations: dict[str, list[str]] = field(default_factory=dict)
+    # the memory and state roles' usage of this preparation, each step charged to one run's record
+    usage: PreparationUsage = field(default_factory=lambda: PreparationUsage({}))
 
 
 def prepare_profiles(
@@ -53,7 +56,7 @@ def prepare_profiles(
     """Build each memory system the batch's methods read, then the state summaries, for the profiles with an
     attempt still to answer (`to_answer`: run id -> item ids); `stage` announces each step, `notes` gets the
     profiles left out and the empty summaries."""
-    ready = Prerequisites()
+    ready = Prerequisites(usage=PreparationUsage(to_answer))
     systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
     for system in systems:
         users = [r for r in plan.runs if r.method.memory_system == system]
@@ -68,7 +71,7 @@ def prepare_profiles(
     state_profiles = profiles_to_prepare(plan, to_answer, state_users, "state summaries", notes) if state_users else []
     if state_profiles:
         stage(f"state summaries S(H) for {len(state_profiles)} profile(s)")
-        _summarize_states(store, roles, prompts, state_profiles, ready, notes)
+        _summarize_states(store, roles, prompts, state_profiles, ready, notes, [r.run_id for r in state_users])
     return ready
 
 
@@ -99,7 +102,9 @@ def _build_memory(
     """Build `system`'s memory for the profiles; a profile whose build fails (or every profile, when the system
     cannot be opened) is a failed prerequisite of stage `memory:<system>`."""
     linked = any(r.method.needs_memory_links for r in plan.runs if r.method.memory_system == system)
-    llm = roles.client("memory") if get_memory_system(system).needs_llm else None
+    users = [r.run_id for r in plan.runs if r.method.memory_system == system]
+    build_ledger = ready.usage.ledger(f"memory:{system}", users)
+    llm = roles.client("memory", build_ledger) if get_memory_system(system).needs_llm else None
     stage = f"memory:{system}"
 
     def memory_failed(profile_id: str, exc: Exception) -> None:
@@ -113,7 +118,7 @@ def _build_memory(
     try:
         build_profiles(
             system, store, retriever, profile_ids, llm=llm, links=linked, on_error=memory_failed,
-            recoverable=recoverable, ledger=roles.ledger,
+            recoverable=recoverable, ledger=build_ledger,
         )
     except recoverable as exc:  # the system could not be opened: every profile's memory is missing
         for profile_id in profile_ids:
@@ -127,9 +132,11 @@ def _summarize_states(
     profile_ids: list[str],
     ready: Prerequisites,
     notes: list[str],
+    users: list[str],
 ) -> None:
-    """The state summary S(H) of each profile, in turn; stops at a spending limit (the rerun makes the rest)."""
-    state_llm = roles.client("state")
+    """The state summary S(H) of each profile, in turn; stops at a spending limit (the rerun makes the rest).
+    `users`: the runs that read the summaries (one of them is charged with their usage)."""
+    state_llm = roles.client("state", ready.usage.ledger("state", users))
     for profile_id in profile_ids:
         try:
             summary = summarize_profile(store, state_llm, prompts, profile_id)

@@ -44,7 +44,7 @@ from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import BatchPlan, PlannedRun, run_seeds
 from agents.runs.prerequisites import Prerequisites, prepare_profiles
 from agents.runs.record import library_versions
-from agents.runs.state import run_progress
+from agents.runs.state import batch_dataset_head, run_progress
 from agents.runs.tokenizer import answerer_tokenizer
 from agents.tools.execution import SearchBackend
 from graph.cypher_files import load_cypher
@@ -196,7 +196,8 @@ def execute_batch(
     _run_attempts(batch, tasks, concurrency=concurrency, grace_s=grace_s, executor=executor)
     summaries_out = [
         _finish_run(
-            store, run, plan, plan.options.judges, roles, prompts, usage=batch.worker.ledgers[run.run_id],
+            store, run, plan, plan.options.judges, roles, prompts,
+            usage=ready.usage.with_run(run.run_id, batch.worker.ledgers[run.run_id]),
             did_work=bool(batch.pending[run.run_id]), claims=claims, notes=notes, reason=roles.budget_reason,
         )
         for run in plan.runs
@@ -292,7 +293,7 @@ def _start_runs(batch: _Batch) -> None:
     """Each run's RunStarted (once: a resumed run has it already) and its failed prerequisites (EndpointFailed);
     then what each run's attempts were before this pass."""
     store, plan = batch.store, batch.plan
-    head = store.head()
+    head = batch_dataset_head(store, plan.batch_id)  # one per batch, also when a resume starts some runs
     versions = library_versions(store.driver, store.database)
     for run in plan.runs:
         progress_state = run_progress(store, run.run_id)

@@ -10,7 +10,7 @@ from typing import Any
 from agents.history_cutoff import item_cutoff_turn, item_metadata
 from agents.memory.state_summary import STATE_SYSTEM
 from graph.cypher_files import load_cypher
-from graph.store import EventStore
+from graph.store import EventStore, LogHead
 from query.memory_channels import Cutoff
 from query.results import StateHit
 from query.states import profile_states as load_states
@@ -49,6 +49,18 @@ def run_progress(store: EventStore, run_id: str) -> dict[str, Any]:
         "usage": json.loads(record["usage"]) if record["usage"] else {},
         "attempts": list(record["attempts"]),
     }
+
+
+def batch_dataset_head(store: EventStore, batch_id: str) -> LogHead:
+    """The dataset fingerprint of a batch's runs: the log head when the batch's first run started, so every run
+    of one batch records the same one, also when a resume starts some of them after others have written (the
+    log head then includes the batch's own answers, which no run reads as data); the current head when no run
+    of the batch has started."""
+    with store.driver.session(database=store.database) as session:
+        record = session.run(load_cypher("agents/batch_dataset_head"), batch_id=batch_id).single()
+    if record is None:
+        return store.head()
+    return LogHead(int(record["seq"]), str(record["hash"]))
 
 
 def item_contexts(store: EventStore, item_ids: list[str]) -> dict[str, ItemContext]:
