@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -52,13 +51,13 @@ from graph.events import (
 )
 from ingest.adapters import AdapterResult
 from ingest.errors import InputError, Problem, problems_from_validation
+from ingest.history_dates import LOCOMO_DATE_FORMAT, parse_dataset_date
 from ingest.jsonl import load_json
 
 ACTOR = "ingest:locomo"
 DATASET = "locomo"
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 ADVERSARIAL_REFERENCE = "Not mentioned in the conversation."
-DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _OBSERVATION_KEY = re.compile(r"^session_(\d+)_observation$")
@@ -118,12 +117,8 @@ class _RawSample(BaseModel):
 
 def parse_date(text: str | None) -> str | None:
     """ISO form of a LoCoMo session date ("1:56 pm on 8 May, 2023" -> "2023-05-08T13:56:00"), else None."""
-    if not text:
-        return None
-    try:
-        return datetime.strptime(" ".join(text.split()), DATE_FORMAT).isoformat()
-    except ValueError:
-        return None
+    found = parse_dataset_date(text, LOCOMO_DATE_FORMAT)
+    return None if found is None else found.isoformat()
 
 
 def _validate(model: type[BaseModel], value: Any, file: str, where: str, problems: list[Problem]) -> Any:

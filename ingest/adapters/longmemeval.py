@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -47,10 +46,10 @@ from graph.events import (
 from ingest.adapters import AdapterResult
 from ingest.adapters.longmemeval_updates import KNOWLEDGE_UPDATE, EvidenceTurn, update_fact_events
 from ingest.errors import InputError, Problem, problems_from_validation
+from ingest.history_dates import LONGMEMEVAL_DATE_FORMAT, parse_dataset_date
 from ingest.jsonl import load_json
 
 ACTOR = "ingest:longmemeval"
-DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"  # "2023/05/30 (Tue) 23:40"
 _FILE = re.compile(r"^longmemeval_(s|m|oracle)(?:_[A-Za-z0-9]+)*\.json(?:\.gz)?$")
 
 _LIST_INDEX = re.compile(r"\.(\d+)(?=\.|$)")
@@ -97,10 +96,8 @@ class _RawRecord(BaseModel):
 
 def parse_date(text: str) -> str | None:
     """ISO form of a LongMemEval date ("2023/05/30 (Tue) 23:40" -> "2023-05-30T23:40:00"), else None."""
-    try:
-        return datetime.strptime(" ".join(text.split()), DATE_FORMAT).isoformat()
-    except ValueError:
-        return None
+    found = parse_dataset_date(text, LONGMEMEVAL_DATE_FORMAT)
+    return None if found is None else found.isoformat()
 
 
 def load_longmemeval(path: Path, variant: str | None = None) -> AdapterResult:

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from agents.memory.build import processed_pair_ids
 from agents.memory.errors import MemoryBackendError
+from agents.memory.pair_time import amem_timestamp
 from agents.memory.pairs import HistoryPair
 from agents.memory.registry import MemorySystem, register_memory_system
 from graph.cypher_files import load_cypher
@@ -51,12 +52,6 @@ def note_id_of(memory_id: str) -> str:
 def pair_content(pair: HistoryPair) -> str:
     """The text A-MEM takes in for a pair: its messages as `role: text` lines."""
     return "\n".join(f"{m['role']}: {m['content']}" for m in pair.messages())
-
-
-def amem_time(at: str | None) -> str:
-    """A pair's time in A-MEM's YYYYMMDDHHMM format (`unknown` when the history has none: A-MEM would use now)."""
-    digits = "".join(ch for ch in (at or "") if ch.isdigit())
-    return digits[:12] if len(digits) >= 12 else "unknown"
 
 
 @register_memory_system
@@ -151,7 +146,7 @@ class AmemSystem(MemorySystem):
         self._ensure_state(profile_id)
         self._retriever.touched.clear()
         try:
-            note_id = self._sdk.add_note(pair_content(pair), time=amem_time(pair.at), id=pair.pair_id)
+            note_id = self._sdk.add_note(pair_content(pair), time=amem_timestamp(SYSTEM, pair), id=pair.pair_id)
         except AmemAbort as abort:
             self._release()  # A-MEM's state may hold part of the pair: rebuild it from the graph next time
             raise abort.error from None

@@ -8,7 +8,7 @@ import re
 import uuid
 from datetime import UTC, datetime
 
-from agents.memory.errors import MemoryBackendError
+from agents.memory.pair_time import pair_time
 from agents.memory.pairs import HistoryPair
 
 SYSTEM = "graphiti"
@@ -35,23 +35,10 @@ def episode_body(pair: HistoryPair) -> str:
 
 
 def reference_time(pair: HistoryPair) -> datetime:
-    """When the pair happened (its first timed turn, else its session's start; UTC when no zone is given)."""
-    if not pair.at:
-        return datetime(1970, 1, 1, tzinfo=UTC)
-    try:
-        at = datetime.fromisoformat(pair.at.replace("Z", "+00:00"))
-    except ValueError:
-        # LoCoMo keeps its session dates as written ("1:56 pm on 8 May, 2023"), and its turns have no time of
-        # their own, so a LoCoMo pair's time is that string: read it as the LoCoMo adapter does
-        from ingest.adapters.locomo import parse_date
-
-        iso = parse_date(pair.at)
-        if iso is None:
-            raise MemoryBackendError(
-                f"graphiti: pair {pair.pair_id}: its time {pair.at!r} is neither ISO 8601 nor a LoCoMo session date"
-            ) from None
-        at = datetime.fromisoformat(iso)
-    return at if at.tzinfo else at.replace(tzinfo=UTC)
+    """When the pair happened (agents.memory.pair_time: ISO 8601 or a dataset's session date, UTC when no zone
+    is given; the epoch when the history has no time)."""
+    at = pair_time(SYSTEM, pair)
+    return datetime(1970, 1, 1, tzinfo=UTC) if at is None else at
 
 
 def memory_id(edge_uuid: str) -> str:

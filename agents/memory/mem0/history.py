@@ -12,6 +12,7 @@ from typing import Any
 
 from mem0.memory.storage import SQLiteManager
 
+from agents.memory.pair_time import iso_created_at
 from agents.memory.pairs import HistoryPair
 
 
@@ -25,7 +26,7 @@ class PairHistory(SQLiteManager):
     def set_context(self, earlier_pairs: list[HistoryPair]) -> None:
         messages: list[dict[str, Any]] = []
         for pair in earlier_pairs:
-            at = pair.at
+            at = iso_created_at("mem0", pair)  # as Mem0's own history rows hold it
             messages += [{"role": m["role"], "content": m["content"], "name": None, "created_at": at}
                          for m in pair.messages()]
         self._last = messages

@@ -14,6 +14,7 @@ from typing import Any
 
 from agents.memory.cut_replies import CutReplyAbort
 from agents.memory.errors import MemoryBackendError
+from agents.memory.pair_time import iso_created_at
 from agents.memory.pairs import HistoryPair
 from agents.memory.registry import BuildContext, MemorySystem, register_memory_system
 from graph.events import MemoryWritten
@@ -75,8 +76,9 @@ class Mem0System(MemorySystem):
         sdk = self.sdk
         sdk.history.set_context(self._earlier_pairs(profile_id, pair))
         metadata: dict[str, Any] = {"source_turn_ids": pair.turn_ids, "pair_id": pair.pair_id}
-        if pair.at:
-            metadata["created_at"] = pair.at
+        created_at = iso_created_at(self.name, pair)  # Mem0 writes created_at as ISO 8601 (UTC) itself
+        if created_at is not None:
+            metadata["created_at"] = created_at
         with sdk.store.pair_scope(profile_id, pair) as scope:
             try:
                 sdk.memory.add(messages, user_id=profile_id, metadata=metadata)
