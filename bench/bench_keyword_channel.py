@@ -2,8 +2,8 @@
 sample, each in a throwaway Neo4j of its own (or COLABENCH_BENCH_NEO4J_URI, wiped).
 
 Variants (recipes of query.recipes with another keyword analyzer / padding): KEYWORD and HYBRID under the
-`english` and `plain` analyzers (query.keyword_analyzers), HYBRID with the memory line's keyword list padded
-to every card (BM25 0, ties by id) or not, SEMANTIC; on LoCoMo under both image-caption formats (bracketed
+`english` and `plain` analyzers (query.keyword_analyzers), HYBRID with the keyword list padded (BM25 0,
+ties by id: the memory line to every card, the knowledge line to the channel depth) or not, SEMANTIC; on LoCoMo under both image-caption formats (bracketed
 "[image: c]" and bare). All run through the evaluation's own runner (agents.retrieval_eval).
 
 Reference (written here, independent of query/): rank-bm25 BM25Okapi on lowercase `\\w+` tokens, cosine with
@@ -50,7 +50,7 @@ REFERENCE = "REFERENCE"
 _WORD = re.compile(r"\w+")
 
 
-def variants(memory_line: bool) -> list[Any]:
+def variants() -> list[Any]:
     from query.recipes import HYBRID, KEYWORD, SEMANTIC
 
     def named(recipe: Any, name: str, analyzer: str, padding: bool = False) -> Any:
@@ -63,8 +63,8 @@ def variants(memory_line: bool) -> list[Any]:
         named(HYBRID, "HYBRID", "english"),
         named(HYBRID, "HYBRID_PLAIN", "plain"),
     ]
-    if memory_line:
-        out += [named(HYBRID, "HYBRID_PADDED", "english", True), named(HYBRID, "HYBRID_PLAIN_PADDED", "plain", True)]
+    # padded: the memory line to every card, the knowledge line to the channel depth
+    out += [named(HYBRID, "HYBRID_PADDED", "english", True), named(HYBRID, "HYBRID_PLAIN_PADDED", "plain", True)]
     return out
 
 
@@ -272,7 +272,7 @@ def run_config(name: str, kind: str, path: Path, caption: str | None, limit: int
                 build_raw_turn_cards(
                     store, profile_ids=dataset.profile_ids, progress=lambda d, t: progress("cards", d, t)
                 )
-            recipes = variants(memory)
+            recipes = variants()
             rows = evaluate_items(retriever, dataset, recipes, KS, progress=lambda d, t: progress("evaluating", d, t))
             rows = [r for r in rows if r.level in ("turn", "document")]
             rows += (

@@ -70,6 +70,16 @@ class ChannelRun:
     starved: bool  # a corpus filter removed hits from an index that had more to give
 
 
+@dataclass(frozen=True)
+class HybridRun:
+    """What the one HYBRID statement returned: the top k fused documents, and each channel's list length (the
+    documents it fused, at most the channel depth)."""
+
+    fused: list[tuple[Fused, Candidate]]
+    n_semantic: int
+    n_keyword: int
+
+
 # The knowledge channels `KnowledgeChannels.hybrid` runs and fuses in one statement, in recipe order (also the
 # channel numbers 0 and 1 of hybrid_chunks_all's `ranks` pairs).
 FUSED_CHANNELS = ("semantic", "keyword")
@@ -146,11 +156,12 @@ class KnowledgeChannels:
 
     def hybrid(
         self, vector: np.ndarray, lucene: str, depth: int, chunks: int, k: int, kappa: float, index: str = "chunk_text"
-    ) -> list[tuple[Fused, Candidate]]:
+    ) -> HybridRun:
         """The top k documents of the RRF of the semantic and keyword channels over the whole graph, in one
         statement (the channels and the fusion of `semantic` + `keyword` + query.fusion, without sending
         2 x `depth` rows back): each with its fused score, channel ranks and the snippet of its best chunk in
-        the channel where it ranks best. Only for a corpus `fuses_in_one_statement` accepts."""
+        the channel where it ranks best; with the two channels' list lengths. Only for a corpus
+        `fuses_in_one_statement` accepts."""
         with self.driver.session(database=self.database) as session:
             rows = _rows(
                 session.run(
@@ -171,7 +182,21 @@ class KnowledgeChannels:
             # In channel order, as query.fusion records them.
             ranks = {FUSED_CHANNELS[int(ch)]: int(rank) for ch, rank in sorted(r["ranks"])}
             out.append((Fused(r["doc_id"], float(r["score"]), ranks), _candidate(r)))
-        return out
+        # every row carries the lengths; no row means both lists were empty
+        n_semantic, n_keyword = (int(rows[0]["n_semantic"]), int(rows[0]["n_keyword"])) if rows else (0, 0)
+        return HybridRun(out, n_semantic, n_keyword)
+
+    def padding(self, corpus: Corpus, n: int, exclude: list[str]) -> list[Candidate]:
+        """Up to `n` documents of the corpus (with chunks) that are not in `exclude`, by id, at score 0: what
+        a keyword list padded to its budget appends (the documents sharing no query term, as a BM25 that
+        scores every document ranks them: 0, ties by id)."""
+        if n <= 0:
+            return []
+        with self.driver.session(database=self.database) as session:
+            rows = session.run(
+                load_cypher("query/padding_documents"), exclude=exclude, n=n, **corpus.cypher_params()
+            )
+            return [Candidate(r["doc_id"], 0.0) for r in rows]
 
     def _index_run(
         self, cypher: str, stats: CorpusStats, corpus: Corpus, depth: int, chunks: int, **query: Any

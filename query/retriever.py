@@ -4,8 +4,9 @@
 knowledge channels (keyword, semantic, memory-linked) and fuses them with RRF, ranks the profile's memory
 cards, reads the profile's active states, and returns every hit with ids that resolve in the graph.
 Semantic + keyword over the whole graph (HYBRID) run with their fusion as one statement
-(`KnowledgeChannels.hybrid`, the same hits as the two channels fused here); a search whose only work is one
-statement runs it without a worker thread.
+(`KnowledgeChannels.hybrid`, the same hits and list sizes as the two channels fused here); a search whose only
+work is one statement runs it without a worker thread. A recipe with `keyword_padding` pads the knowledge keyword
+list to the channel depth (documents at score 0, ties by id) and runs its channels as two statements.
 `read` is the Read tool. Timings per stage are reported in milliseconds.
 """
 
@@ -26,7 +27,7 @@ from query.corpus import EVERYTHING, Corpus
 from query.errors import DocumentNotChunkedError, EncoderMismatchError, UnknownProfileError, UnknownTurnError
 from query.fusion import Fused, fuse_channels
 from query.keyword_analyzers import get_analyzer
-from query.knowledge import FUSED_CHANNELS, Candidate, ChannelRun, KnowledgeChannels
+from query.knowledge import FUSED_CHANNELS, Candidate, ChannelRun, HybridRun, KnowledgeChannels
 from query.linked_memory_response import memory_response
 from query.lucene import build_lucene_query
 from query.memory_channels import Card, Cutoff, MemoryChannels, RankedCard
@@ -211,10 +212,12 @@ class Retriever:
                     "whitespace), so it returned nothing"
                 )
         # Semantic + keyword over the whole graph: both channels and their fusion run as one statement after the
-        # embedding (one round trip, k rows back instead of 2 x depth; docs/retrieval.md "Side by side").
+        # embedding (one round trip, k rows back instead of 2 x depth; docs/retrieval.md "Side by side"); a
+        # padded keyword list is padded here, so it takes the two statements.
         call.one_statement = (
             self.one_statement
             and recipe.knowledge_channels == FUSED_CHANNELS
+            and not recipe.keyword_padding
             and call.lucene is not None
             and self.knowledge.fuses_in_one_statement(call.corpus)
         )
@@ -260,7 +263,7 @@ class Retriever:
             call.vector = self.query_embedder.embed(call.text)
             call.timings["embed"] = _ms(t0)
 
-    def _start_hybrid(self, call: SearchCall) -> Future[list[tuple[Fused, Candidate]]] | None:
+    def _start_hybrid(self, call: SearchCall) -> Future[HybridRun] | None:
         """HYBRID's two channels and their fusion as one statement."""
         if not call.one_statement:
             return None
@@ -378,22 +381,35 @@ class Retriever:
             elif call.one_statement:
                 continue
             elif channel == "keyword":
-                lists["keyword"] = self._channel_result(keyword_future, "keyword", call.k, call.notes)
+                found = self._channel_result(keyword_future, "keyword", call.k, call.notes)
                 # Sizes, not notes: notes reach the answering agent's tool output (the evaluation counts these).
-                call.list_sizes.update({"knowledge.keyword": len(lists["keyword"]), "knowledge.budget": call.depth})
+                call.list_sizes.update({"knowledge.keyword": len(found), "knowledge.budget": call.depth})
+                if call.recipe.keyword_padding and len(found) < call.depth:
+                    t0 = time.perf_counter()
+                    exclude = [c.doc_id for c in found]
+                    found = found + self.knowledge.padding(call.corpus, call.depth - len(found), exclude)
+                    call.timings["keyword_padding"] = _ms(t0)
+                    call.list_sizes["knowledge.keyword_padded"] = len(found)
+                lists["keyword"] = found
             elif channel == "semantic":
                 lists["semantic"] = self._channel_result(semantic_future, "semantic", call.k, call.notes)
+                call.list_sizes["knowledge.semantic"] = len(lists["semantic"])
         return lists, links_by_card
 
     def _knowledge_documents(
         self,
         call: SearchCall,
         lists: dict[str, list[Candidate]],
-        fused_future: Future[list[tuple[Fused, Candidate]]] | None,
+        fused_future: Future[HybridRun] | None,
     ) -> list[DocumentHit]:
         """The top k documents: the one HYBRID statement's rows, or the channel lists fused here."""
         if fused_future is not None:
-            return self._hits(fused_future.result(), call.k, call.notes)
+            run = fused_future.result()
+            # the sizes the two statements report (`_knowledge_lists`)
+            call.list_sizes.update(
+                {"knowledge.semantic": run.n_semantic, "knowledge.keyword": run.n_keyword, "knowledge.budget": call.depth}
+            )
+            return self._hits(run.fused, call.k, call.notes)
         if call.recipe.knowledge_channels:
             return self._documents(call.recipe, lists, call.k, call.vector, call.timings, call.notes)
         return []

@@ -171,6 +171,31 @@ def test_plain_recipe_reads_the_plain_index_and_finds_own(
 
 
 @pytest.mark.neo4j
+def test_padded_knowledge_keyword_list_appends_the_other_documents_by_id_at_score_zero(
+    store: EventStore, retriever: Retriever, tmp_path: Path
+) -> None:
+    """Only kw:d shares a query term; padded to its budget, the keyword list goes on with the other documents
+    by id (BM25 0), so they enter the fusion with keyword ranks; the sizes say how long the list was before."""
+    emptied_store(store.driver, store.encoder)
+    docs = tmp_path / "kb.jsonl"
+    texts = {"kw:d": "A painting of a sunrise.", "kw:c": "A dog.", "kw:b": "A cat.", "kw:a": "A lake."}
+    lines = [{"doc_id": d, "title": d.upper(), "text": t} for d, t in texts.items()]
+    docs.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    write_events(store, load_input(docs, "kb"))
+    today = retriever.search(KEYWORD, "sunrise", k=5)
+    padded = retriever.search(KEYWORD.with_keyword(padding=True), "sunrise", k=5)
+    assert [d.doc_id for d in today.documents] == ["kw:d"]
+    assert [d.doc_id for d in padded.documents] == ["kw:d", "kw:a", "kw:b", "kw:c"]
+    assert [d.channel_ranks for d in padded.documents] == [{"keyword": r} for r in (1, 2, 3, 4)]
+    assert padded.documents[1].snippet == "A lake."  # a padded document shows its own chunk
+    assert today.list_sizes == {"knowledge.keyword": 1, "knowledge.budget": 5}
+    assert padded.list_sizes == {"knowledge.keyword": 1, "knowledge.budget": 5, "knowledge.keyword_padded": 4}
+    hybrid = retriever.search(HYBRID.with_keyword(padding=True), "sunrise", k=4)
+    assert hybrid.list_sizes["knowledge.keyword"] == 1 and hybrid.list_sizes["knowledge.keyword_padded"] == 4
+    assert {d.doc_id: d.channel_ranks["keyword"] for d in hybrid.documents} == {"kw:d": 1, "kw:a": 2, "kw:b": 3, "kw:c": 4}
+
+
+@pytest.mark.neo4j
 def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: EventStore, retriever: Retriever) -> None:
     emptied_store(store.driver, store.encoder)
     english = HYBRID.with_keyword("english").model_copy(update={"name": "HYBRID_ENGLISH"})

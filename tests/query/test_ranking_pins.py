@@ -559,3 +559,6 @@ def test_one_statement_hybrid_returns_the_two_statement_hits(sample_store, encod
             assert fused.documents, (q, k)
             assert fused.documents == separate.documents, (q, k)
             assert fused.notes == separate.notes  # e.g. "only 18 documents matched (k=20)"
+            # the channels' list lengths too (issue 29: a short keyword list is counted on either path)
+            assert fused.list_sizes == separate.list_sizes, (q, k)
+            assert set(fused.list_sizes) == {"knowledge.semantic", "knowledge.keyword", "knowledge.budget"}

@@ -147,3 +147,29 @@ def test_an_older_report_without_views_still_renders_its_returns(tmp_path: Path)
     assert "returned text" in cut  # a cut-off response is labelled as text, not passed off as a list
     failed = render_return_html(return_view("read", json.dumps({"error": "no document x"}), ok=False))
     assert "error: no document x" in failed
+
+
+def test_the_keyword_channel_of_each_run_is_named_with_its_analyzer_stop_list_and_stemming(
+    report: dict[str, Any],
+) -> None:
+    """Issue 29: a report that shows KEYWORD or HYBRID names the keyword channel each run recorded (analyzer,
+    its tokens, stop list and stemming), in the HTML and the Markdown; a run without one (SEMANTIC) is not listed."""
+    from agents.reports.markdown import render_markdown
+    from query.keyword_analyzers import ANALYZERS
+
+    data, html = report["data"], report["html"]
+    markdown = render_markdown(data)
+    method_of = {run["run_id"]: run["method"] for run in data["runs"]}
+    listed = {method_of[run["run_id"]]: run for run in data["sections"]["keyword_channel"]["runs"]}
+    assert set(listed) == {"HYBRID", "KEYWORD"}
+    expected = {"HYBRID": "plain", "KEYWORD": "english"}  # the recipes' analyzers when the runs started
+    for method, analyzer in expected.items():
+        (row,) = listed[method]["recipes"]
+        assert listed[method]["recorded"] and row["recipe"] == method
+        assert (row["analyzer"], row["padding"]) == (analyzer, False)
+        definition = ANALYZERS[analyzer].definition()  # e.g. "plain: \w+ tokens, lower-cased, no stop words, ..."
+        assert row["definition"] == definition
+        assert escape(definition) in html and definition in markdown
+    assert "181 English stop words removed" in markdown and "no stop words, no stemming" in markdown
+    assert "<h2>Keyword channel</h2>" in html and "## Keyword channel" in markdown
+    assert "<code>chunk_text_plain</code>" in html and "`chunk_text_plain`" in markdown
