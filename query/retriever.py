@@ -407,7 +407,11 @@ class Retriever:
             run = fused_future.result()
             # the sizes the two statements report (`_knowledge_lists`)
             call.list_sizes.update(
-                {"knowledge.semantic": run.n_semantic, "knowledge.keyword": run.n_keyword, "knowledge.budget": call.depth}
+                {
+                    "knowledge.semantic": run.n_semantic,
+                    "knowledge.keyword": run.n_keyword,
+                    "knowledge.budget": call.depth,
+                }
             )
             return self._hits(run.fused, call.k, call.notes)
         if call.recipe.knowledge_channels:

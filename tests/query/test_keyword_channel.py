@@ -192,7 +192,8 @@ def test_padded_knowledge_keyword_list_appends_the_other_documents_by_id_at_scor
     assert padded.list_sizes == {"knowledge.keyword": 1, "knowledge.budget": 5, "knowledge.keyword_padded": 4}
     hybrid = retriever.search(HYBRID.with_keyword(padding=True), "sunrise", k=4)
     assert hybrid.list_sizes["knowledge.keyword"] == 1 and hybrid.list_sizes["knowledge.keyword_padded"] == 4
-    assert {d.doc_id: d.channel_ranks["keyword"] for d in hybrid.documents} == {"kw:d": 1, "kw:a": 2, "kw:b": 3, "kw:c": 4}
+    ranks = {d.doc_id: d.channel_ranks["keyword"] for d in hybrid.documents}
+    assert ranks == {"kw:d": 1, "kw:a": 2, "kw:b": 3, "kw:c": 4}
 
 
 @pytest.mark.neo4j
