@@ -4,7 +4,8 @@ sample, each in a throwaway Neo4j of its own (or COLABENCH_BENCH_NEO4J_URI, wipe
 Variants (recipes of query.recipes with another keyword analyzer / padding): KEYWORD and HYBRID under the
 `english` and `plain` analyzers (query.keyword_analyzers), HYBRID with the keyword list padded (BM25 0,
 ties by id: the memory line to every card, the knowledge line to the channel depth) or not, SEMANTIC; on LoCoMo
-under both image-caption formats (bracketed "[image: c]" and bare). All run through the evaluation's own runner (agents.retrieval_eval).
+under both image-caption formats (bracketed "[image: c]" and bare).
+All run through the evaluation's own runner (agents.retrieval_eval).
 
 Reference (written here, independent of query/): rank-bm25 BM25Okapi on lowercase `\\w+` tokens, cosine with
 the project's encoder (the stored MiniLM vectors of the same cards / chunks), RRF k=60 over the two whole
