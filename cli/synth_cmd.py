@@ -267,7 +267,7 @@ def _stage_command(name: str) -> None:
             1 / 3, "--single-share", min=0.0, max=1.0, help="target: share of single-fact items (paper: about 1/3)"
         ),
         support_docs: int = typer.Option(
-            1, "--support-docs", min=1, help="target: support documents per item (paper: 1; only 1 is built)"
+            1, "--support-docs", min=1, help="target: support documents per item, 1 to 5 (paper: 1)"
         ),
         augment_ratio: float = typer.Option(
             1.0, "--augment-ratio", min=0.0, max=5.0, help="target: augmented items per initial item (ours: 1)"

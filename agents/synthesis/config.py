@@ -72,6 +72,11 @@ class SynthesisConfig(BaseModel):
         return {**DEFAULT_CAPS, **value}
 
     @property
+    def support_docs(self) -> int:
+        """Support documents per item the Builder plans: the target's (1 without a target, the paper's)."""
+        return self.target.support_docs_per_item if self.target is not None else 1
+
+    @property
     def synthesis_id(self) -> str:
         return f"synth-{self.dataset}"
 

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
-from agents.synthesis.items_plan import GateResult, ItemPlan, ProfileHistory, SourceTurn
+from agents.synthesis.items_plan import GateResult, ItemPlan, Plan, ProfileHistory, SourceTurn, SupportDocsPlan
 from agents.synthesis.reading import (
     HISTORY_CHARS_PER_DOC,
     HISTORY_CHARS_TOTAL,
@@ -88,6 +88,25 @@ class BlindSolverView(View):
     reading: str
 
 
+class ReadDocument(BaseModel):
+    """One support document as the agent's Read returns it, page by page (numbered lines)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    document_title: str
+    document_lines: int
+    pages: list[ReadPage]
+    whole_document_read: bool
+    reading: str
+
+
+class BlindSolverDocsView(View):
+    """The question and each support document as the agent's Read returns it (items with several)."""
+
+    question: str
+    documents: list[ReadDocument]
+    reading: str
+
+
 class GateRequirement(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     text: str
@@ -121,29 +140,75 @@ class VerifierView(View):
     history_gate_label: str
 
 
+class SupportText(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    doc_id: str
+    title: str
+    text: str
+
+
+class VerifierDocsView(View):
+    """The final verifier's view of an item with several support documents: each one's text."""
+
+    question: str
+    reference_answer: str
+    requirements: list[VerifiedRequirement]
+    support_documents: list[SupportText]
+    support_text_limits: str
+    documents_seen_in_history: list[ExposedText]
+    history_text_limits: str
+    history_gate_label: str
+
+
+# What the verifier is shown of each support document (the same for one or several).
+SUPPORT_LINES, SUPPORT_CHARS = 80, 6000
+
+
 def question_writer_view(history: ProfileHistory, intent: str) -> QuestionWriterView:
     titles = [str(s["topic_title"]) for s in history.sessions if s.get("topic_title")]
     first = history.name.split()[0] if history.name.split() else "the user"
     return QuestionWriterView(first_name=first, session_topics=list(dict.fromkeys(titles)), intent=intent)
 
 
+def _reading_note(reading: AgentReading) -> str:
+    return (
+        f"{len(reading.pages)} Read call(s) of at most 100 lines and 3,000 tokens each, from line 1: lines 1-"
+        f"{reading.lines_read} of {reading.document_lines}"
+        + ("" if reading.whole_document else " (the rest was not read)")
+    )
+
+
 def blind_solver_view(question: str, reading: AgentReading) -> BlindSolverView:
-    pages = len(reading.pages)
     return BlindSolverView(
         question=question,
         document_title=reading.title,
         document_lines=reading.document_lines,
         pages=reading.pages,
         whole_document_read=reading.whole_document,
-        reading=(
-            f"{pages} Read call(s) of at most 100 lines and 3,000 tokens each, from line 1: lines 1-"
-            f"{reading.lines_read} of {reading.document_lines}"
-            + ("" if reading.whole_document else " (the rest was not read)")
-        ),
+        reading=_reading_note(reading),
     )
 
 
-def comparator_view(question: str, plan: ItemPlan, blind_answer: str) -> ComparatorView:
+def blind_solver_docs_view(question: str, readings: list[AgentReading], max_reads: int) -> BlindSolverDocsView:
+    """Each support document read as the agent would: the agent's tool rounds have no cap on calls per round
+    (agents/answerer.py Budget), so it can Read every document once a round, `max_reads` pages of each."""
+    return BlindSolverDocsView(
+        question=question,
+        documents=[
+            ReadDocument(
+                document_title=r.title,
+                document_lines=r.document_lines,
+                pages=r.pages,
+                whole_document_read=r.whole_document,
+                reading=_reading_note(r),
+            )
+            for r in readings
+        ],
+        reading=f"{len(readings)} documents, each read with at most {max_reads} Read call(s) (one a tool round)",
+    )
+
+
+def comparator_view(question: str, plan: Plan, blind_answer: str) -> ComparatorView:
     return ComparatorView(
         question=question,
         reference_answer=plan.reference_answer,
@@ -152,16 +217,26 @@ def comparator_view(question: str, plan: ItemPlan, blind_answer: str) -> Compara
     )
 
 
-def verifier_view(
-    question: str, plan: ItemPlan, history: ProfileHistory, support: DocText, seen: list[ExposedText], label: str
-) -> VerifierView:
+HISTORY_TEXT_LIMITS = (
+    f"each document: the lines the history showed of it (search snippets and read spans, merged), at most "
+    f"{HISTORY_CHARS_PER_DOC:,} characters; {HISTORY_CHARS_TOTAL:,} characters over all documents; "
+    "cut = true where a limit left lines out"
+)
+
+
+def _verified_requirements(plan: Plan, history: ProfileHistory, supports: list[DocText]) -> list[VerifiedRequirement]:
+    """Each requirement with its conditions, source turns and the lines it cites (labelled with the document when
+    the item has several)."""
     turns = history.turn_text()
+    by_id = {d.doc_id: d for d in supports}
+    several = len(supports) > 1 or isinstance(plan, SupportDocsPlan)
     reqs = []
     for r in plan.requirements:
         evidence = [
-            f"lines {s.start_line}-{s.end_line}:\n" + support.excerpt(s.start_line, s.end_line - s.start_line + 1, 2000)
+            ((f"{s.doc_id} " if several else "") + f"lines {s.start_line}-{s.end_line}:\n")
+            + by_id[s.doc_id].excerpt(s.start_line, s.end_line - s.start_line + 1, 2000)
             for s in r.spans
-            if s.doc_id == support.doc_id
+            if s.doc_id in by_id
         ]
         reqs.append(
             VerifiedRequirement(
@@ -172,18 +247,48 @@ def verifier_view(
                 evidence=evidence,
             )
         )
+    return reqs
+
+
+def verifier_view(
+    question: str, plan: ItemPlan, history: ProfileHistory, support: DocText, seen: list[ExposedText], label: str
+) -> VerifierView:
     return VerifierView(
         question=question,
         reference_answer=plan.reference_answer,
-        requirements=reqs,
+        requirements=_verified_requirements(plan, history, [support]),
         support_document_title=support.title,
-        support_document=support.excerpt(1, max_lines=80, max_chars=6000),
+        support_document=support.excerpt(1, max_lines=SUPPORT_LINES, max_chars=SUPPORT_CHARS),
         documents_seen_in_history=seen,
-        history_text_limits=(
-            f"each document: the lines the history showed of it (search snippets and read spans, merged), at most "
-            f"{HISTORY_CHARS_PER_DOC:,} characters; {HISTORY_CHARS_TOTAL:,} characters over all documents; "
-            "cut = true where a limit left lines out"
+        history_text_limits=HISTORY_TEXT_LIMITS,
+        history_gate_label=label,
+    )
+
+
+def verifier_docs_view(
+    question: str,
+    plan: SupportDocsPlan,
+    history: ProfileHistory,
+    supports: list[DocText],
+    seen: list[ExposedText],
+    label: str,
+) -> VerifierDocsView:
+    return VerifierDocsView(
+        question=question,
+        reference_answer=plan.reference_answer,
+        requirements=_verified_requirements(plan, history, supports),
+        support_documents=[
+            SupportText(
+                doc_id=d.doc_id, title=d.title, text=d.excerpt(1, max_lines=SUPPORT_LINES, max_chars=SUPPORT_CHARS)
+            )
+            for d in supports
+        ],
+        support_text_limits=(
+            f"each support document: its first {SUPPORT_LINES} lines, at most {SUPPORT_CHARS:,} characters "
+            "(the evidence of each requirement quotes the lines it cites)"
         ),
+        documents_seen_in_history=seen,
+        history_text_limits=HISTORY_TEXT_LIMITS,
         history_gate_label=label,
     )
 
@@ -236,7 +341,7 @@ class GateFailure:
     exchange: str | None = None
 
 
-def write_question(ctx: SynthContext, stage: str, history: ProfileHistory, plan: ItemPlan) -> str | GateFailure:
+def write_question(ctx: SynthContext, stage: str, history: ProfileHistory, plan: Plan) -> str | GateFailure:
     facts = list(history.facts.values())  # no disclosed condition may be spelled out, used or not
     made = ask(
         ctx,
@@ -263,19 +368,26 @@ def history_gate_and_verify(
     ctx: SynthContext,
     stage: str,
     history: ProfileHistory,
-    plan: ItemPlan,
+    plan: Plan,
     question: str,
-    support: DocText,
+    supports: list[DocText],
     seen: list[ExposedText],
 ) -> GateResult | GateFailure:
-    """The History Gate, then (only for a history-dependent item) the final verifier."""
-    reading = read_as_agent(ctx.retriever, support, ctx.config.blind_reads)
+    """The History Gate, then (only for a history-dependent item) the final verifier. `supports` are the plan's
+    support documents in its order; a SupportDocsPlan gets the several-document views and prompts."""
+    readings = [read_as_agent(ctx.retriever, d, ctx.config.blind_reads) for d in supports]
+    single = isinstance(plan, ItemPlan)
+    blind_view: View = (
+        blind_solver_view(question, readings[0])
+        if single
+        else blind_solver_docs_view(question, readings, ctx.config.blind_reads)
+    )
     blind = ask(
         ctx,
         stage=stage,
         role="blind_solver",
-        prompt="synth_blind_solver",
-        view=blind_solver_view(question, reading),
+        prompt="synth_blind_solver" if single else "synth_blind_solver_docs",
+        view=blind_view,
         output=BlindAnswer,
     )
     if blind.value is None:
@@ -314,8 +426,12 @@ def history_gate_and_verify(
         ctx,
         stage=stage,
         role="verifier",
-        prompt="synth_item_verifier",
-        view=verifier_view(question, plan, history, support, seen, label),
+        prompt="synth_item_verifier" if isinstance(plan, ItemPlan) else "synth_item_verifier_docs",
+        view=(
+            verifier_view(question, plan, history, supports[0], seen, label)
+            if isinstance(plan, ItemPlan)
+            else verifier_docs_view(question, plan, history, supports, seen, label)
+        ),
         output=FinalVerification,
     )
     if verified.value is None:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agents.synthesis.context import SynthContext
 from agents.synthesis.state import DocText, documents
 from graph.events import DomainEvent, ItemCreated, ItemVerified, KnowledgeSpan, RequirementMapped
+from ingest.bundle.shape import MAX_SUPPORT_DOCS
 
 RECIPE = "HYBRID"
 
@@ -184,6 +185,8 @@ class RequirementPlan(BaseModel):
     action: str | None = Field(default=None, max_length=300)
 
 
+# ItemPlan's JSON schema goes with every Builder and augmenter request (no docstring, no field added): with one
+# support document per item the requests stay as they were recorded. Two or more use SupportDocsPlan.
 class ItemPlan(BaseModel):
     model_config = ConfigDict(extra="forbid")
     intent: str = Field(min_length=1, max_length=1000)
@@ -195,19 +198,85 @@ class ItemPlan(BaseModel):
     def fact_ids(self) -> list[str]:
         return sorted({f for r in self.requirements for f in r.fact_ids})
 
+    def support_ids(self) -> list[str]:
+        return [self.support_doc_id]
 
-def check_plan(
-    history: ProfileHistory, candidates: dict[str, DocText], min_conditions: int = 1, max_conditions: int | None = None
-) -> Callable[[ItemPlan], str | None]:
-    """The Builder's reply: a candidate support document never exposed, disclosed facts cited with the turns
-    that disclosed them, spans inside their document's lines (the support document or one already exposed)."""
-    exposed = history.exposed
+    def support_details(self) -> dict[str, object]:
+        """The support document as drafts and verifications record it."""
+        return {"support_doc_id": self.support_doc_id}
 
-    def check(plan: ItemPlan) -> str | None:
+
+class SupportDocsPlan(BaseModel):
+    """An item plan with several support documents (`synth --support-docs N`, N >= 2)."""
+
+    model_config = ConfigDict(extra="forbid")
+    intent: str = Field(min_length=1, max_length=1000)
+    support_doc_ids: list[str] = Field(min_length=1, max_length=MAX_SUPPORT_DOCS)
+    reference_answer: str = Field(min_length=1, max_length=4000)
+    requirements: list[RequirementPlan] = Field(min_length=1, max_length=8)
+    question_type: str = Field(min_length=1, max_length=60)
+
+    def fact_ids(self) -> list[str]:
+        return sorted({f for r in self.requirements for f in r.fact_ids})
+
+    def support_ids(self) -> list[str]:
+        return list(self.support_doc_ids)
+
+    def support_details(self) -> dict[str, object]:
+        return {"support_doc_ids": list(self.support_doc_ids)}
+
+
+Plan = ItemPlan | SupportDocsPlan
+
+
+def support_docs_made(wanted: int, candidates: int) -> tuple[int, dict[str, object]]:
+    """How many support documents a plan is asked for (`wanted`, fewer when the search found fewer candidates
+    the history did not expose), and the note the draft's shape details carry when it is fewer."""
+    made = min(wanted, candidates)
+    if made == wanted:
+        return made, {}
+    why = f"the search found {candidates} candidate(s) the history did not expose"
+    return made, {"support_docs_wanted": wanted, "support_docs_made": made, "why": why}
+
+
+def _support_problem(plan: Plan, candidates: dict[str, DocText], exposed: set[str], wanted: int) -> str | None:
+    if isinstance(plan, ItemPlan):
         if plan.support_doc_id in exposed:
             return f"support_doc_id {plan.support_doc_id!r} was already shown in the history; choose a candidate"
         if plan.support_doc_id not in candidates:
             return f"support_doc_id {plan.support_doc_id!r} is not one of the candidates {sorted(candidates)}"
+        return None
+    ids = plan.support_doc_ids
+    twice = sorted({d for d in ids if ids.count(d) > 1})
+    if twice:
+        return f"support_doc_ids names {', '.join(map(repr, twice))} more than once; name each document once"
+    for doc_id in ids:
+        if doc_id in exposed:
+            return f"support document {doc_id!r} was already shown in the history; choose candidates"
+        if doc_id not in candidates:
+            return f"support document {doc_id!r} is not one of the candidates {sorted(candidates)}"
+    if len(ids) != wanted:
+        return f"support_doc_ids must name exactly {wanted} documents (support_docs_wanted); it names {len(ids)}"
+    return None
+
+
+def check_plan(
+    history: ProfileHistory,
+    candidates: dict[str, DocText],
+    min_conditions: int = 1,
+    max_conditions: int | None = None,
+    support_docs: int = 1,
+) -> Callable[[Plan], str | None]:
+    """The Builder's reply: candidate support documents never exposed (`support_docs` of them for a
+    SupportDocsPlan, each cited by a span), disclosed facts cited with the turns that disclosed them, spans
+    inside a support document's lines."""
+    exposed = history.exposed
+
+    def check(plan: Plan) -> str | None:
+        problem = _support_problem(plan, candidates, exposed, support_docs)
+        if problem is not None:
+            return problem
+        supports = {d: candidates[d] for d in plan.support_ids()}
         for n, req in enumerate(plan.requirements):
             for fid in req.fact_ids:
                 if fid not in history.facts:
@@ -220,9 +289,14 @@ def check_plan(
                 if not history.turns_of(fid) & set(req.turn_ids):
                     return f"requirement {n}: cite a turn that disclosed fact {fid!r} in turn_ids"
             for span in req.spans:
-                doc = candidates.get(span.doc_id) if span.doc_id == plan.support_doc_id else None
-                if doc is None:
+                doc = supports.get(span.doc_id)
+                if doc is None and isinstance(plan, ItemPlan):
                     return f"requirement {n}: span document {span.doc_id!r} must be the support document"
+                if doc is None:
+                    return (
+                        f"requirement {n}: span document {span.doc_id!r} must be one of the support documents "
+                        f"{plan.support_ids()}"
+                    )
                 if span.start_line > span.end_line or span.end_line > len(doc.lines):
                     return (
                         f"requirement {n}: span {span.start_line}-{span.end_line} is outside "
@@ -232,6 +306,13 @@ def check_plan(
             return "at least one requirement must depend on a disclosed condition (fact_ids)"
         if not any(r.spans for r in plan.requirements):
             return "at least one requirement must cite lines of the support document (spans)"
+        cited = {s.doc_id for r in plan.requirements for s in r.spans}
+        uncited = [d for d in plan.support_ids() if d not in cited]
+        if uncited:
+            return (
+                f"support document(s) {', '.join(map(repr, uncited))} are cited by no requirement's spans: every "
+                "support document must justify a requirement"
+            )
         if len(plan.fact_ids()) < min_conditions:
             return (
                 f"the item must depend on at least {min_conditions} distinct conditions; it uses {len(plan.fact_ids())}"
@@ -268,7 +349,7 @@ def item_events(
     item_id: str,
     topic_id: str,
     history: ProfileHistory,
-    plan: ItemPlan,
+    plan: Plan,
     question: str,
     gate: GateResult,
     batch: str,
@@ -290,7 +371,7 @@ def item_events(
                 reference_answer=plan.reference_answer,
                 asked_at=asked_after(history.last_at),
                 question_type=plan.question_type,
-                support_doc_ids=[plan.support_doc_id],
+                support_doc_ids=plan.support_ids(),
                 history_doc_ids=history_docs,
                 batch=batch,
                 labels=labels,
@@ -328,7 +409,7 @@ def item_events(
                     "synthesis_id": ctx.synthesis_id,
                     "blind_answer": gate.blind_answer,
                     "comparator_notes": gate.comparator_notes,
-                    "support_doc_id": plan.support_doc_id,
+                    **plan.support_details(),
                 },
             ),
         )

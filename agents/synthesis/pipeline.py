@@ -27,6 +27,16 @@ def stage_modules() -> dict[str, ModuleType]:
     }
 
 
+def synthesis_prompt_hashes(ctx: SynthContext) -> dict[str, str]:
+    """The synthesis prompts' hashes for SynthesisStarted; the several-support-document prompts only for a
+    synthesis that builds two or more per item (with one, the record is what it was before they existed)."""
+    from agents.prompts.synthesis.support_docs import SUPPORT_DOCS_PROMPTS
+
+    skip = SUPPORT_DOCS_PROMPTS if ctx.config.support_docs == 1 else frozenset()
+    records = ctx.prompts.records().items()
+    return {name: rec["sha256"] for name, rec in records if name.startswith("synth_") and name not in skip}
+
+
 def start(ctx: SynthContext) -> None:
     """Record the synthesis settings; resuming with other settings is refused, naming what differs."""
     rows = ctx.query("synthesis_run", synthesis_id=ctx.synthesis_id)
@@ -57,9 +67,7 @@ def start(ctx: SynthContext) -> None:
                         "synthesis": synthesis.public_record(),
                         **({"web": ctx.web.public_record()} if ctx.web is not None and ctx.web.enabled else {}),
                     },
-                    prompt_hashes={
-                        name: rec["sha256"] for name, rec in ctx.prompts.records().items() if name.startswith("synth_")
-                    },
+                    prompt_hashes=synthesis_prompt_hashes(ctx),
                 ),
             )
         ]

@@ -19,9 +19,11 @@ from agents.synthesis.items_plan import (
     Candidate,
     Condition,
     ItemPlan,
+    Plan,
     ProfileHistory,
     RequirementPlan,
     SpanPlan,
+    SupportDocsPlan,
     candidate_brief,
     check_plan,
     conditions,
@@ -45,6 +47,14 @@ class AugmentPlan(BaseModel):
     plan: ItemPlan
 
 
+class AugmentDocsPlan(BaseModel):
+    """The augmenter's reply for items with several support documents."""
+
+    model_config = ConfigDict(extra="forbid")
+    direction: Literal["recombine", "replace"]
+    plan: SupportDocsPlan
+
+
 class SourceItem(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     item_id: str
@@ -56,6 +66,24 @@ class SourceItem(BaseModel):
 
 class AugmenterView(View):
     source_item: SourceItem
+    conditions: list[Condition]
+    exposed_doc_ids: list[str]
+    replacement_candidates: list[Candidate]
+    variant: int
+    min_conditions: int = Field(default=MIN_CONDITIONS)
+
+
+class SourceItemDocs(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    item_id: str
+    question: str
+    reference_answer: str
+    requirements: list[RequirementPlan]
+    supports: list[Candidate]
+
+
+class AugmenterDocsView(View):
+    source_item: SourceItemDocs
     conditions: list[Condition]
     exposed_doc_ids: list[str]
     replacement_candidates: list[Candidate]
@@ -91,6 +119,28 @@ def _check(
     return check
 
 
+def _check_docs(
+    history: ProfileHistory, support_ids: list[str], options: dict[str, DocText]
+) -> Callable[[AugmentDocsPlan], str | None]:
+    """Several support documents: a recombination keeps them all, a replacement swaps exactly one of them for a
+    replacement candidate."""
+    base = check_plan(history, options, min_conditions=MIN_CONDITIONS, support_docs=len(support_ids))
+    current = set(support_ids)
+
+    def check(value: AugmentDocsPlan) -> str | None:
+        new = set(value.plan.support_doc_ids)
+        if value.direction == "recombine" and new != current:
+            return f"a recombination keeps the support documents {sorted(current)}; got {sorted(new)}"
+        if value.direction == "replace" and (len(current - new) != 1 or len(new - current) != 1):
+            return (
+                f"a replacement swaps exactly one of the support documents {sorted(current)} for one of "
+                f"replacement_candidates and keeps the others; got {value.plan.support_doc_ids}"
+            )
+        return base(value.plan)
+
+    return check
+
+
 def source_items(ctx: SynthContext) -> list[dict[str, Any]]:
     rows = ctx.query("items_initial", dataset=ctx.config.dataset)
     return [r for r in rows if metadata_of(r["metadata"]).get("synthesis_id") == ctx.synthesis_id]
@@ -116,6 +166,8 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
     subject = new_id
     topic_id = str(metadata_of(row["metadata"]).get("topic_id") or "")
     history = profile_history(ctx, str(row["profile_id"]))
+    if ctx.config.support_docs > 1:
+        return _augment_docs(ctx, row, n, history)
     support_id = str(row["support_doc_ids"][0]) if row["support_doc_ids"] else ""
     support = documents(ctx, [support_id]).get(support_id)
     if support is None:
@@ -158,12 +210,84 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
             details={"item_id": new_id, "from_item_id": source_id},
             exchange=made.exchange,
         )
-    direction, plan = made.value.direction, made.value.plan
+    return _admit(ctx, row, n, history, made.value.direction, made.value.plan, options)
+
+
+def _augment_docs(ctx: SynthContext, row: dict[str, Any], n: int, history: ProfileHistory) -> str:
+    """`augment_one` for items with several support documents: the source's documents in id order, the
+    several-document augmenter prompt and plan."""
+    source_id = str(row["item_id"])
+    new_id = f"{source_id}-a{n}"
+    topic_id = str(metadata_of(row["metadata"]).get("topic_id") or "")
+    support_ids = sorted(str(d) for d in row["support_doc_ids"])
+    found = documents(ctx, support_ids)
+    supports = {d: found[d] for d in support_ids if d in found}
+    missing = [d for d in support_ids if d not in supports]
+    if not support_ids or missing:
+        why = f"support document(s) {missing} are not in the graph" if missing else "no support document"
+        return close_unit(
+            ctx, stage=STAGE, role="augmenter", subject=new_id, outcome="dropped", reasons=[f"{source_id}: {why}"]
+        )
+    topic_title = next((str(s["topic_title"]) for s in history.sessions if s.get("topic_id") == topic_id), "")
+    queries = [topic_title, *[c.text for c in conditions(history)]]
+    limit = max(ctx.config.candidates_per_item, 2 * ctx.config.support_docs)
+    replacements = search_candidates(ctx, queries, history.exposed | set(support_ids), limit)
+    source = SourceItemDocs(
+        item_id=source_id,
+        question=str(row["question"]),
+        reference_answer=str(row["reference_answer"] or ""),
+        requirements=_requirements(row["requirements"]),
+        supports=[candidate_brief(d) for d in supports.values()],
+    )
+    options = {**supports, **replacements}
+    made = ask(
+        ctx,
+        stage=STAGE,
+        role="augmenter",
+        prompt="synth_augmenter_docs",
+        view=AugmenterDocsView(
+            source_item=source,
+            conditions=conditions(history),
+            exposed_doc_ids=sorted(history.exposed),
+            replacement_candidates=[candidate_brief(d) for d in replacements.values()],
+            variant=n,
+        ),
+        output=AugmentDocsPlan,
+        check=_check_docs(history, support_ids, options),
+    )
+    if made.value is None:
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="augmenter",
+            subject=new_id,
+            outcome="dropped",
+            reasons=[made.problem or "invalid augmentation"],
+            details={"item_id": new_id, "from_item_id": source_id},
+            exchange=made.exchange,
+        )
+    return _admit(ctx, row, n, history, made.value.direction, made.value.plan, options)
+
+
+def _admit(
+    ctx: SynthContext,
+    row: dict[str, Any],
+    n: int,
+    history: ProfileHistory,
+    direction: str,
+    plan: Plan,
+    options: dict[str, DocText],
+) -> str:
+    """The question writer, the History Gate and the verifier on an augmented plan; its events when admitted."""
+    source_id = str(row["item_id"])
+    new_id = f"{source_id}-a{n}"
+    subject = new_id
+    topic_id = str(metadata_of(row["metadata"]).get("topic_id") or "")
     summary: dict[str, object] = {
         "item_id": new_id,
         "from_item_id": source_id,
         "direction": direction,
-        "support_doc_id": plan.support_doc_id,
+        **plan.support_details(),
         "fact_ids": plan.fact_ids(),
     }
     question = write_question(ctx, STAGE, history, plan)
@@ -171,7 +295,9 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
     result = (
         question
         if isinstance(question, GateFailure)
-        else history_gate_and_verify(ctx, STAGE, history, plan, question, options[plan.support_doc_id], seen)
+        else history_gate_and_verify(
+            ctx, STAGE, history, plan, question, [options[d] for d in plan.support_ids()], seen
+        )
     )
     if isinstance(result, GateFailure):
         return close_unit(
@@ -206,7 +332,7 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
                 direction=direction,
                 details={
                     "synthesis_id": ctx.synthesis_id,
-                    "support_doc_id": plan.support_doc_id,
+                    **plan.support_details(),
                     "fact_ids": plan.fact_ids(),
                 },
             ),

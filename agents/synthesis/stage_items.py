@@ -20,13 +20,16 @@ from agents.synthesis.items_plan import (
     Candidate,
     Condition,
     ItemPlan,
+    Plan,
     ProfileHistory,
+    SupportDocsPlan,
     candidate_brief,
     check_plan,
     conditions,
     item_events,
     profile_history,
     search_candidates,
+    support_docs_made,
 )
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
@@ -49,14 +52,43 @@ class BuilderView(View):
     revision_problems: list[str] = Field(default_factory=list)
 
 
+class BuilderDocsView(View):
+    """The Builder's view when items get several support documents: `support_docs_wanted` of the candidates."""
+
+    topic_title: str
+    conditions_wanted: Literal["one", "two_or_more"] | None = None
+    support_docs_wanted: int
+    conditions: list[Condition]
+    exposed_doc_ids: list[str]
+    candidates: list[Candidate]
+    previous_plan: SupportDocsPlan | None = None
+    revision_problems: list[str] = Field(default_factory=list)
+
+
 def builder_view(
     topic_title: str,
     history: ProfileHistory,
     candidates: dict[str, DocText],
-    previous: ItemPlan | None = None,
+    previous: Plan | None = None,
     problems: list[str] | None = None,
     wanted: str | None = None,
-) -> BuilderView:
+    support_docs: int | None = None,
+) -> BuilderView | BuilderDocsView:
+    """The Builder's view; with `support_docs` (a synthesis asking for two or more per item) the view that
+    asks for that many."""
+    if support_docs is not None:
+        assert previous is None or isinstance(previous, SupportDocsPlan)
+        return BuilderDocsView(
+            topic_title=topic_title,
+            conditions_wanted=wanted,  # type: ignore[arg-type]
+            support_docs_wanted=support_docs,
+            conditions=conditions(history),
+            exposed_doc_ids=sorted(history.exposed),
+            candidates=[candidate_brief(d) for d in candidates.values()],
+            previous_plan=previous,
+            revision_problems=list(problems or []),
+        )
+    assert previous is None or isinstance(previous, ItemPlan)
     return BuilderView(
         topic_title=topic_title,
         conditions_wanted=wanted,  # type: ignore[arg-type]
@@ -66,6 +98,13 @@ def builder_view(
         previous_plan=previous,
         revision_problems=list(problems or []),
     )
+
+
+def candidate_limit(ctx: SynthContext) -> int:
+    """Candidate support documents to search for: `candidates_per_item`, and with N support documents per item
+    at least 2N (so the Builder still chooses)."""
+    n = ctx.config.support_docs
+    return ctx.config.candidates_per_item if n == 1 else max(ctx.config.candidates_per_item, 2 * n)
 
 
 def item_id_of(topic_id: str) -> str:
@@ -100,7 +139,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             details={"item_id": item_id},
         )
     queries = [str(unit["title"] or ""), *[c.text for c in conditions(history)]]
-    candidates = search_candidates(ctx, queries, history.exposed, ctx.config.candidates_per_item)
+    candidates = search_candidates(ctx, queries, history.exposed, candidate_limit(ctx))
     if not candidates:
         return close_unit(
             ctx,
@@ -119,13 +158,20 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
         wanted = SINGLE
     elif wanted is not None:
         shape_note = {"conditions_wanted": wanted}
+    # Several support documents per item: their own prompt and plan model (one keeps the requests as they were).
+    docs_wanted: int | None = None
+    if ctx.config.support_docs > 1:
+        docs_wanted, fewer = support_docs_made(ctx.config.support_docs, len(candidates))
+        shape_note = {**shape_note, **fewer}
     check = check_plan(
         history,
         candidates,
         min_conditions=2 if wanted == MULTI else 1,
         max_conditions=1 if wanted == SINGLE else None,
+        support_docs=docs_wanted or 1,
     )
-    previous: ItemPlan | None = None
+    output: type[ItemPlan] | type[SupportDocsPlan] = ItemPlan if docs_wanted is None else SupportDocsPlan
+    previous: Plan | None = None
     problems: list[str] = []
     for revision in range(ctx.config.max_revisions + 1):
         last = revision == ctx.config.max_revisions
@@ -134,9 +180,9 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             ctx,
             stage=STAGE,
             role="builder",
-            prompt="synth_item_builder",
-            view=builder_view(str(unit["title"] or ""), history, candidates, previous, problems, wanted),
-            output=ItemPlan,
+            prompt="synth_item_builder" if docs_wanted is None else "synth_item_builder_docs",
+            view=builder_view(str(unit["title"] or ""), history, candidates, previous, problems, wanted, docs_wanted),
+            output=output,
             check=check,
         )
         if made.value is None:
@@ -159,7 +205,7 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
         plan = made.value
         summary: dict[str, object] = {
             "item_id": item_id,
-            "support_doc_id": plan.support_doc_id,
+            **plan.support_details(),
             "fact_ids": plan.fact_ids(),
             "requirements": len(plan.requirements),
             **({"shape": shape_note} if shape_note else {}),
@@ -168,7 +214,9 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
         result = (
             question
             if isinstance(question, GateFailure)
-            else history_gate_and_verify(ctx, STAGE, history, plan, question, candidates[plan.support_doc_id], seen)
+            else history_gate_and_verify(
+                ctx, STAGE, history, plan, question, [candidates[d] for d in plan.support_ids()], seen
+            )
         )
         if isinstance(result, GateFailure):
             drafts.append(

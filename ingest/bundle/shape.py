@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # Fewer profiles than this: the cluster bootstrap over profiles (the paper's intervals) has too few clusters.
 MIN_PROFILES_FOR_INTERVALS = 5
+# The most support documents per item a synthesis builds (each is read whole by the History Gate's blind solver).
+MAX_SUPPORT_DOCS = 5
 
 
 class ShapeTarget(BaseModel):
@@ -28,7 +30,7 @@ class ShapeTarget(BaseModel):
     items_per_profile: float = Field(default=34.9, gt=0, le=10_000, description="items per profile (paper: 349/10)")
     single_fact_share: float = Field(default=1 / 3, ge=0, le=1, description="share of single-fact items (paper: ~1/3)")
     support_docs_per_item: int = Field(
-        default=1, ge=1, le=1, description="support documents per item (paper: 1; the Builder plans exactly one)"
+        default=1, ge=1, le=MAX_SUPPORT_DOCS, description="support documents per item (paper: 1)"
     )
     augmented_per_initial: float = Field(
         default=1.0, ge=0, le=5, description="augmented items per initial item (not stated in the paper; ours)"

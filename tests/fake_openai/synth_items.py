@@ -9,6 +9,10 @@ Blind solver: "cannot tell" unless option `blind_copies` (then it answers with t
 "answerable_without_history" when the blind answer contains every requirement's "must mention" text, else
 "history_dependent". Verifier: passes. Augmenter: variant 0 recombines, variant 1 replaces the support with the
 first replacement candidate; option `augment_single_condition` ({variants}) makes a plan using one condition.
+With several support documents per item (schema titles SupportDocsPlan, AugmentDocsPlan) the Builder takes the
+first `support_docs_wanted` candidates and every requirement cites lines 1-3 of each (option
+`builder_names_one_support`: the first reply names only one); the augmenter's replace swaps the first support
+document for the first replacement candidate.
 """
 
 from __future__ import annotations
@@ -53,6 +57,24 @@ def _plan(conditions: list[dict[str, Any]], support: dict[str, Any], n_condition
     }
 
 
+def _docs_plan(conditions: list[dict[str, Any]], supports: list[dict[str, Any]], n_conditions: int) -> dict[str, Any]:
+    """A plan over several support documents: every requirement cites lines 1-3 of each of them."""
+    plan = _plan(conditions, supports[0], n_conditions)
+    del plan["support_doc_id"]
+    spans = [{"doc_id": d["doc_id"], "start_line": 1, "end_line": min(3, d["n_lines"])} for d in supports]
+    for requirement in plan["requirements"]:
+        requirement["spans"] = spans
+    return {**plan, "support_doc_ids": [d["doc_id"] for d in supports], "question_type": "multi_document"}
+
+
+def _docs_builder(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply:
+    supports = view["candidates"][: view["support_docs_wanted"]]
+    plan = _docs_plan(view["conditions"], supports, 1 if view.get("conditions_wanted") == "one" else 2)
+    if policy.options.get("builder_names_one_support") and repairs(body) == 0:
+        plan["support_doc_ids"] = plan["support_doc_ids"][:1]
+    return Reply.json(plan)
+
+
 def _builder(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply:
     support = view["candidates"][0]
     plan = _plan(view["conditions"], support, 1 if view.get("conditions_wanted") == "one" else 2)
@@ -72,7 +94,8 @@ def _question_writer(view: dict[str, Any], body: dict[str, Any], policy: Any) ->
 
 def _blind_solver(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply:
     if policy.options.get("blind_copies"):
-        text = "\n".join(page["text"] for page in view["pages"])
+        pages = view["pages"] if "pages" in view else [p for d in view["documents"] for p in d["pages"]]
+        text = "\n".join(page["text"] for page in pages)
         return Reply.json({"answer": re.sub(r"(?m)^[0-9]+: ", "", text)})
     return Reply.json({"answer": "I cannot tell what applies without knowing more about you."})
 
@@ -109,6 +132,15 @@ def _augmenter(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply
     return Reply.json({"direction": direction, "plan": plan})
 
 
+def _docs_augmenter(view: dict[str, Any], body: dict[str, Any], policy: Any) -> Reply:
+    variant, supports = view["variant"], view["source_item"]["supports"]
+    if variant % 2 == 1 and view["replacement_candidates"]:
+        direction, supports = "replace", [view["replacement_candidates"][0], *supports[1:]]
+    else:
+        direction = "recombine"
+    return Reply.json({"direction": direction, "plan": _docs_plan(view["conditions"], supports, 3)})
+
+
 HANDLERS = {
     "ItemPlan": _builder,
     "WrittenQuestion": _question_writer,
@@ -116,4 +148,6 @@ HANDLERS = {
     "GateLabel": _comparator,
     "FinalVerification": _verifier,
     "AugmentPlan": _augmenter,
+    "SupportDocsPlan": _docs_builder,
+    "AugmentDocsPlan": _docs_augmenter,
 }

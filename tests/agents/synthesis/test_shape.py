@@ -20,7 +20,7 @@ from tests.synthesis_support import synth_context
 
 
 def test_paper_shape_is_the_default_target_and_derives_initial_items_and_single_share() -> None:
-    from ingest.bundle.shape import ShapeTarget
+    from ingest.bundle.shape import MAX_SUPPORT_DOCS, ShapeTarget
 
     paper = ShapeTarget()
     assert (paper.profiles, paper.support_docs_per_item) == (10, 1)
@@ -29,8 +29,12 @@ def test_paper_shape_is_the_default_target_and_derives_initial_items_and_single_
     assert abs(paper.initial_single_share() - 2 / 3) < 1e-9 and not paper.reachable()
     too_many = ShapeTarget(single_fact_share=0.8, augmented_per_initial=1.0)
     assert too_many.reachable() and "at most 0.50" in too_many.reachable()[0]
+    # two or more support documents per item can be asked for, up to MAX_SUPPORT_DOCS; none or more are refused
+    assert ShapeTarget(support_docs_per_item=2).support_docs_per_item == 2
     with pytest.raises(ValueError):
-        ShapeTarget(support_docs_per_item=2)
+        ShapeTarget(support_docs_per_item=MAX_SUPPORT_DOCS + 1)
+    with pytest.raises(ValueError):
+        ShapeTarget(support_docs_per_item=0)
 
 
 def test_shape_warnings_name_too_few_profiles_and_a_missing_fact_group() -> None:
