@@ -29,9 +29,10 @@ sys.path.insert(0, str(REPO))
 
 from agents.llm.roles import LLMRoles  # noqa: E402
 from agents.prompts.registry import PromptSet  # noqa: E402
-from agents.synthesis.config import STAGES, SynthesisConfig  # noqa: E402
+from agents.synthesis.config import SynthesisConfig  # noqa: E402
 from agents.synthesis.context import SynthContext  # noqa: E402
 from agents.synthesis.pipeline import run_stages  # noqa: E402
+from agents.synthesis.registry import stage_names  # noqa: E402
 from bench.neo4j_for_bench import bench_neo4j_server  # noqa: E402
 from graph.embeddings import load_encoder  # noqa: E402
 from graph.store import EventStore  # noqa: E402
@@ -71,7 +72,7 @@ def synthesize(
         ctx.remote = pool
     try:
         results = []
-        for stage in STAGES:
+        for stage in stage_names():
             t0 = time.perf_counter()
             result = run_stages(ctx, [stage])[0]
             result["wall_s"] = time.perf_counter() - t0

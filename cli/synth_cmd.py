@@ -25,15 +25,24 @@ NO_LLM = (
     "COLABENCH_LLM_BASE_URL, or base_url in the \\[llm] / \\[llm.synthesis] table of colabench.toml): "
     "nothing was synthesized. `./colabench synth export` and `synth report` work without one."
 )
-_STAGE_SETS = {
-    "docs": ["docs"],
-    "web": ["web"],
-    "profiles": ["profiles"],
-    "dialogue": ["dialogue"],
-    "items": ["items"],
-    "augment": ["augment"],
-    "all": ["docs", "web", "profiles", "dialogue", "items", "augment"],
-}
+ALL_HELP = "Every stage in order (each resumes where the log stops), then the bundle and the report."
+
+
+def _stage_sets() -> dict[str, tuple[list[str], str]]:
+    """`synth <name>` -> (the stages it runs, its help): one per registered stage (agents/synthesis/registry.py,
+    plug-ins included), and `all`. A plug-in that fails to import leaves the shipped stages, and fails the run."""
+    from agents.synthesis.registry import STAGES, discover_stages, synthesis_stages
+    from graph.errors import PluginLoadError
+
+    try:
+        stages = synthesis_stages()
+    except PluginLoadError:
+        discover_stages()
+        stages = sorted(STAGES.values(), key=lambda s: s.order)
+    return {
+        **{stage.name: ([stage.name], stage.help) for stage in stages},
+        "all": ([stage.name for stage in stages], ALL_HELP),
+    }
 
 
 def _caps(values: list[str]) -> dict[str, int]:
@@ -254,7 +263,7 @@ def _print_summary(figures: dict[str, Any]) -> None:
             err_console.print(f"[yellow]shape[/]: {warning}")
 
 
-def _stage_command(name: str) -> None:
+def _stage_command(name: str, stages: list[str], help_text: str) -> None:
     @expected_errors
     def command(
         dataset: str = typer.Option(..., "--dataset", help="name of the dataset to build (new, or one to resume)"),
@@ -301,7 +310,7 @@ def _stage_command(name: str) -> None:
         if documents not in ("referenced", "kb"):
             raise BadInputError(f"--documents {documents!r}: expected referenced or kb")
         _synthesize(
-            _STAGE_SETS[name],
+            stages if name != "all" else list(_stage_sets()["all"][0]),
             dataset=dataset,
             kb=kb,
             profiles=profiles,
@@ -325,21 +334,12 @@ def _stage_command(name: str) -> None:
             replay=replay,
         )
 
-    command.__doc__ = {
-        "docs": "Stage 0: link seed documents of the KB to related documents the linker found by searching.",
-        "web": "Stage 0 on the web: search a configured JSON search endpoint from seed documents, fetch pages "
-        "(robots.txt, size limits) and add their text as documents (off unless [web] search_url is set).",
-        "profiles": "Stage I: the Director drafts profiles (facts grounded in documents, topics); a reviewer checks.",
-        "dialogue": "Stage II: a user Simulator talks with an Assistant that searches and reads the KB.",
-        "items": "Stage III: Builder, question writer, History Gate (blind solver + comparator) and verifier.",
-        "augment": "Augmentation: recombine conditions or replace the support document; gates run again.",
-        "all": "Every stage in order (each resumes where the log stops), then the bundle and the report.",
-    }[name]
+    command.__doc__ = help_text
     app.command(name)(command)
 
 
-for _name in _STAGE_SETS:
-    _stage_command(_name)
+for _name, (_stages, _help) in _stage_sets().items():
+    _stage_command(_name, _stages, _help)
 
 
 @app.command("export")

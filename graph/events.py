@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from graph.errors import EventValidationError, UnknownEventTypeError
 from graph.hashing import content_event_id
 from graph.json_values import require_json_value
+from graph.vocab import STORED, SynthesisStageName
 
 EVENT_TYPES: dict[str, type[DomainEvent]] = {}
 
@@ -468,7 +469,8 @@ def parse_event(event_type: str, payload: dict[str, Any]) -> DomainEvent:
     if model is None:
         raise UnknownEventTypeError(f"unknown event type {event_type!r}; known: {', '.join(sorted(EVENT_TYPES))}")
     try:
-        return model.model_validate(payload)
+        # read back from the log: a vocabulary word was checked when written (graph/vocab.py)
+        return model.model_validate(payload, context={STORED: True})
     except ValidationError as exc:
         raise EventValidationError(f"{event_type}: {exc}") from exc
 
@@ -807,7 +809,7 @@ class SynthesisDraftRecorded(DomainEvent):
     KEY: ClassVar[tuple[str, ...]] = ("draft_id",)
     draft_id: Identifier
     synthesis_id: Identifier
-    stage: Literal["docs", "web", "profiles", "dialogue", "items", "augment"]
+    stage: SynthesisStageName  # a registered stage (agents/synthesis/registry.py, graph/vocab.py)
     role: str
     subject: str
     revision: int = Field(default=0, ge=0)
@@ -828,7 +830,7 @@ class SynthesisStageFinished(DomainEvent):
     KEY: ClassVar[tuple[str, ...]] = ("stage_run_id",)
     stage_run_id: Identifier
     synthesis_id: Identifier
-    stage: Literal["docs", "web", "profiles", "dialogue", "items", "augment"]
+    stage: SynthesisStageName  # a registered stage (agents/synthesis/registry.py, graph/vocab.py)
     counts: dict[str, Any] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
 

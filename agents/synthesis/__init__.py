@@ -7,3 +7,7 @@ question writer, blind solver, comparator, final verifier) and `stage_augment`. 
 built by one function per role (`views_*`), never the graph; every outcome is an event with actor
 `synthesis:<role>`. `export` writes the result as a ColaBench bundle; `summary` reports acceptance and cost.
 """
+
+# The stage registry hands graph/vocab.py its discoverer, so the stage names events accept are known to any
+# process that imports a synthesis module.
+import agents.synthesis.registry  # noqa: F401

@@ -26,7 +26,6 @@ DEFAULT_CAPS: dict[str, int] = {
     "augmenter": 16384,
 }
 ROLE_NAMES: tuple[str, ...] = tuple(DEFAULT_CAPS)
-STAGES: tuple[str, ...] = ("docs", "web", "profiles", "dialogue", "items", "augment")
 
 
 class SynthesisConfig(BaseModel):

@@ -1,30 +1,17 @@
-"""Starting (or resuming) a synthesis and running its stages in order."""
+"""Starting (or resuming) a synthesis and running its stages in order (the registered stages: registry.py)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
-from agents.synthesis.config import STAGES, SynthesisConfig
+from agents.synthesis.config import SynthesisConfig
 from agents.synthesis.context import SynthContext
 from agents.synthesis.errors import SynthesisError
+from agents.synthesis.registry import synthesis_stages
 from agents.synthesis.runner import finish_stage
 from graph.events import SynthesisStarted
-
-
-def stage_modules() -> dict[str, ModuleType]:
-    from agents.synthesis import stage_augment, stage_dialogue, stage_docs, stage_items, stage_profiles, stage_web
-
-    return {
-        "docs": stage_docs,
-        "web": stage_web,
-        "profiles": stage_profiles,
-        "dialogue": stage_dialogue,
-        "items": stage_items,
-        "augment": stage_augment,
-    }
 
 
 def synthesis_prompt_hashes(ctx: SynthContext) -> dict[str, str]:
@@ -77,15 +64,16 @@ def start(ctx: SynthContext) -> None:
 def run_stages(
     ctx: SynthContext, stages: Sequence[str], progress: Callable[[str, int, int], None] | None = None
 ) -> list[dict[str, Any]]:
-    """Run `stages` (in pipeline order); each appends its figures; returns them."""
-    unknown = [s for s in stages if s not in STAGES]
+    """Run `stages` (in pipeline order, agents/synthesis/registry.py); each appends its figures; returns them."""
+    registered = synthesis_stages()
+    names = [s.name for s in registered]
+    unknown = [s for s in stages if s not in names]
     if unknown:
-        raise SynthesisError(f"unknown synthesis stage(s) {unknown}; stages are {', '.join(STAGES)}")
+        raise SynthesisError(f"unknown synthesis stage(s) {unknown}; stages are {', '.join(names)}")
     start(ctx)
-    modules = stage_modules()
     results = []
-    for stage in STAGES:
-        if stage in stages:
-            report = modules[stage].run(ctx, progress)
+    for stage in registered:
+        if stage.name in stages:
+            report = stage.run(ctx, progress)
             results.append(finish_stage(ctx, report))
     return results

@@ -134,7 +134,7 @@ def draft_event(
         SynthesisDraftRecorded(
             draft_id=draft_id(ctx.synthesis_id, stage, subject, role, revision, outcome),
             synthesis_id=ctx.synthesis_id,
-            stage=stage,  # type: ignore[arg-type]
+            stage=stage,
             role=role,
             subject=subject,
             revision=revision,

@@ -99,7 +99,7 @@ def finish_stage(ctx: SynthContext, report: StageReport) -> dict[str, Any]:
                 SynthesisStageFinished(
                     stage_run_id=f"{ctx.synthesis_id}:{report.stage}:{now_iso()}",
                     synthesis_id=ctx.synthesis_id,
-                    stage=report.stage,  # type: ignore[arg-type]
+                    stage=report.stage,
                     counts=counts,
                     usage=usage,
                 ),

@@ -32,6 +32,7 @@ from agents.synthesis.items_plan import (
     profile_history,
     search_candidates,
 )
+from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents
@@ -374,3 +375,15 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     for outcome in run_units(todo, UnitWork(augment_one), ctx, "augmentation", progress):
         report.count(outcome)
     return report
+
+
+register_stage(
+    SynthesisStage(
+        name=STAGE,
+        order=50,
+        run=run,
+        help="Augmentation: recombine conditions or replace the support document; gates run again.",
+        roles=("augmenter", "question_writer", "blind_solver", "comparator", "verifier"),
+        makes_items=True,
+    )
+)

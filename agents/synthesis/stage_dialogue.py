@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agents.prompts.template import render_messages
 from agents.synthesis.context import SynthContext
+from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import closed_subjects, kb_doc_ids
@@ -535,3 +536,15 @@ def dialogue_profile(ctx: SynthContext, units: list[TopicUnit], allowed: set[str
     outcome of each."""
     backend = KbBackend(ctx.retriever, ctx.corpus, allowed)
     return [synthesize_session(ctx, backend, unit) for unit in sorted(units, key=lambda u: u.ordinal)]
+
+
+register_stage(
+    SynthesisStage(
+        name=STAGE,
+        order=30,
+        run=run,
+        help="Stage II: a user Simulator talks with an Assistant that searches and reads the KB.",
+        roles=("simulator", "disclosure_checker", "assistant"),
+        gold_reasons=False,
+    )
+)

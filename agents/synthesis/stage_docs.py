@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
+from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import DocText, closed_subjects, documents, kb_doc_ids, linked_from
@@ -193,3 +194,15 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     for outcome in run_units(todo, UnitWork(link_one), ctx, "stage 0: document links", progress):
         report.count(outcome)
     return report
+
+
+register_stage(
+    SynthesisStage(
+        name=STAGE,
+        order=0,
+        run=run,
+        help="Stage 0: link seed documents of the KB to related documents the linker found by searching.",
+        roles=("linker",),
+        gold_reasons=False,
+    )
+)

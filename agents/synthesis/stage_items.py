@@ -31,6 +31,7 @@ from agents.synthesis.items_plan import (
     search_candidates,
     support_docs_made,
 )
+from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.state import DocText, closed_subjects
@@ -276,3 +277,15 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     for outcome in run_units(todo, UnitWork(build_item), ctx, "stage III: items", progress):
         report.count(outcome)
     return report
+
+
+register_stage(
+    SynthesisStage(
+        name=STAGE,
+        order=40,
+        run=run,
+        help="Stage III: Builder, question writer, History Gate (blind solver + comparator) and verifier.",
+        roles=("builder", "question_writer", "blind_solver", "comparator", "verifier"),
+        makes_items=True,
+    )
+)

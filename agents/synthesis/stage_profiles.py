@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import SynthContext
+from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.stage_docs import DocBrief, brief
@@ -300,3 +301,16 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     for outcome in run_units(todo, UnitWork(plan_profile, (kb, existing)), ctx, "stage I: profiles", progress):
         report.count(outcome)
     return report
+
+
+register_stage(
+    SynthesisStage(
+        name=STAGE,
+        order=20,
+        run=run,
+        help="Stage I: the Director drafts profiles (facts grounded in documents, topics); a reviewer checks.",
+        roles=("director", "reviewer"),
+        gold_reasons=False,
+        review_role="reviewer",
+    )
+)

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field
 
 from agents.synthesis.context import WEB_SOURCE, SynthContext
+from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
 from agents.synthesis.stage_docs import DocBrief, brief, seed_documents
@@ -199,3 +200,18 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     for outcome in run_units(todo, UnitWork(search_and_fetch), ctx, "stage 0: web search and fetch", progress):
         report.count(outcome)
     return report
+
+
+register_stage(
+    SynthesisStage(
+        name=STAGE,
+        order=10,
+        run=run,
+        help=(
+            "Stage 0 on the web: search a configured JSON search endpoint from seed documents, fetch pages "
+            "(robots.txt, size limits) and add their text as documents (off unless [web] search_url is set)."
+        ),
+        roles=("web",),
+        gold_reasons=False,
+    )
+)

@@ -8,7 +8,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from agents.synthesis.config import STAGES
+from agents.synthesis.registry import STAGES, synthesis_stages
 from graph.cypher_files import load_cypher
 from graph.store import EventStore
 from ingest.bundle.shape import ItemShape, ShapeTarget, compare, shape_of, shape_warnings
@@ -25,6 +25,7 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
         stage_runs = [r.data() for r in session.run(load_cypher("synthesis/stage_runs"), synthesis_id=synthesis_id)]
         items = [r.data() for r in session.run(load_cypher("synthesis/items_shape"), dataset=dataset)]
         started = session.run(load_cypher("synthesis/synthesis_run"), synthesis_id=synthesis_id).single()
+    registered = synthesis_stages()
     stages: dict[str, dict[str, Any]] = {}
     finals: dict[str, Counter[str]] = defaultdict(Counter)
     by_role: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
@@ -39,13 +40,13 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
             gates[f"{stage}:history_gate"][str(details["label"])] += 1
         if d["role"] == "verifier":
             gates[f"{stage}:final_verification"]["pass" if d["outcome"] == "accepted" else "fail"] += 1
-        if stage == "profiles" and d["role"] == "reviewer":
-            gates["profiles:review"][str(d["outcome"])] += 1
+        if stage in STAGES and d["role"] == STAGES[stage].review_role:
+            gates[f"{stage}:review"][str(d["outcome"])] += 1
         if d["final"]:
             finals[stage][str(d["outcome"])] += 1
             if d["outcome"] == "accepted":
                 admitted[stage]["after_revision" if int(d["revision"] or 0) > 0 else "direct"] += 1
-        if d["outcome"] != "accepted" and (with_reasons or stage in ("docs", "web", "profiles", "dialogue")):
+        if d["outcome"] != "accepted" and (with_reasons or not _gold_reasons(stage)):
             for reason in d["reasons"] or []:
                 reasons[stage][str(reason)[:200]] += 1
     usage: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -55,9 +56,10 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
             value = total.get(name)
             if isinstance(value, int | float):
                 usage[str(run["stage"])][name] += value
-    accepted_items = finals["items"]["accepted"] + finals["augment"]["accepted"]
-    item_usage = {name: usage["items"].get(name, 0.0) + usage["augment"].get(name, 0.0) for name in _COST_FIELDS}
-    for stage in STAGES:
+    item_stages = [s.name for s in registered if s.makes_items]
+    accepted_items = sum(finals[stage]["accepted"] for stage in item_stages)
+    item_usage = {name: sum(usage[stage].get(name, 0.0) for stage in item_stages) for name in _COST_FIELDS}
+    for stage in (s.name for s in registered):
         closed = sum(finals[stage].values())
         stages[stage] = {
             "units_closed": closed,
@@ -79,6 +81,12 @@ def synthesis_summary(store: EventStore, dataset: str, *, with_reasons: bool = F
             {name: value / accepted_items for name, value in item_usage.items()} if accepted_items else None
         ),
     }
+
+
+def _gold_reasons(stage: str) -> bool:
+    """Whether a stage's rejection reasons may quote gold (yes for a stage in the log no module registers now)."""
+    spec = STAGES.get(stage)
+    return spec is None or spec.gold_reasons
 
 
 def _shape(items: list[dict[str, Any]], config_json: str | None) -> dict[str, Any]:
