@@ -16,6 +16,7 @@ class AccuracyJudge(Judge):
     name = "accuracy"
     verdict_kind = "verdict"
     description = "pass, fail or needs_adjudication for the answer as a whole"
+    metrics = ("verdict", "accuracy_valid")
     gives_accuracy = True
 
     def templates(self) -> tuple[PromptTemplate, ...]:

@@ -46,7 +46,10 @@ class Judge:
     gives_accuracy: ClassVar[bool] = False
     # True: it only applies to attempts whose accuracy verdict is known (see `applies`)
     needs_accuracy: ClassVar[bool] = False
-    # the report section (agents/reports/sections) that lists its verdicts beyond the metric rows, if any
+    # What it produces, declared (as inspect_ai's `@scorer(metrics=...)`): the AttemptMetrics fields its
+    # `metric_fields` may fill (agents/metrics/attempts.py refuses any other), and the report section
+    # (agents/reports/sections) that lists its verdicts beyond the metric rows, if any.
+    metrics: ClassVar[tuple[str, ...]] = ()
     report_section: ClassVar[str | None] = None
 
     def templates(self) -> tuple[PromptTemplate, ...]:
@@ -78,5 +81,6 @@ class Judge:
 
     def metric_fields(self, judgment: Mapping[str, Any]) -> dict[str, Any]:
         """What a recorded judgment of this judge contributes to an attempt's metric row (see
-        agents/metrics/attempts.py): a mapping of AttemptMetrics field -> value, or {} for nothing."""
+        agents/metrics/attempts.py): a mapping of AttemptMetrics field -> value, or {} for nothing; only the fields
+        it declares in `metrics`."""
         return {}

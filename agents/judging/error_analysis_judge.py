@@ -16,6 +16,7 @@ class ErrorAnalysisJudge(Judge):
     name = "error_analysis"
     verdict_kind = "category"
     description = "error category and evidence visibility of a failed answer"
+    metrics = ("error_category", "visibility")
     needs_accuracy = True
 
     def templates(self) -> tuple[PromptTemplate, ...]:

@@ -16,6 +16,7 @@ class QualityJudge(Judge):
     name = "quality"
     verdict_kind = "score"
     description = "a 1-5 score per answer-quality dimension"
+    metrics = ("quality",)
 
     def templates(self) -> tuple[PromptTemplate, ...]:
         return tuple(JUDGE_QUALITY.values())

@@ -1,9 +1,11 @@
 """The judge registry: every judge a run can ask, in the order they run (a judge that needs the accuracy
 verdict comes after the accuracy judge). Planning, execution, metrics and reports loop over it.
 
-To add a judge: write its module (a `Judge` subclass with its prompt templates) and register it here (or call
-`register_judge` from a plugin). Its name is the `--judges` name and the AnswerJudged kind; its prompts are
-named `judge_<kind>` and are overridable like every built-in prompt.
+To add a judge: write its module (a `Judge` subclass with its prompt templates, declaring the metric fields and
+the report section it produces) and register it here, or call `register_judge` from a plug-in module named in
+COLABENCH_PLUGINS (graph/plugins.py; the look-ups below load plug-ins first). Its name is the `--judges` name and
+the AnswerJudged kind; its prompts are named `judge_<kind>` and are overridable like every built-in prompt. What
+a report section or the metric rows list comes from here (`section_judges`, `section_kinds`, `judge_metrics`).
 
 Judges have a target: `attempt` judges (JUDGES) judge an answer of a run; `memory` judges (MEMORY_JUDGES,
 `agents.judging.memory_base`) judge a memory system's memory for `./colabench eval memory`. One registration
@@ -25,6 +27,7 @@ from agents.judging.memory_update_judge import MemoryUpdateJudge
 from agents.judging.quality_judge import QualityJudge
 from agents.prompts.template import PromptTemplate
 from graph.errors import BadInputError
+from graph.plugins import load_plugins
 
 
 class UnknownJudgeError(BadInputError):
@@ -60,10 +63,13 @@ def unregister_judge(name: str) -> None:
 
 
 def judge_names() -> tuple[str, ...]:
+    load_plugins()
     return tuple(JUDGES)
 
 
 def get_judge(name: str) -> Judge:
+    if name not in JUDGES:
+        load_plugins()
     judge = JUDGES.get(name)
     if judge is None:
         raise UnknownJudgeError(f"unknown judge {name!r}; choose from {', '.join(JUDGES)}")
@@ -80,6 +86,7 @@ def judge_for_kind(kind: str) -> Judge | None:
 
 def selected(names: tuple[str, ...]) -> list[Judge]:
     """The named judges in registry (run) order; raises UnknownJudgeError for a name not registered."""
+    load_plugins()
     unknown = [n for n in names if n not in JUDGES]
     if unknown:
         raise UnknownJudgeError(f"unknown judge(s) {unknown}; choose from {', '.join(JUDGES)}")
@@ -97,8 +104,26 @@ def parse_judges(text: str) -> tuple[str, ...]:
     return tuple(j.name for j in selected(names))
 
 
+def section_judges(section: str) -> list[Judge]:
+    """The attempt judges that declare `section` as their report section, in registry order."""
+    load_plugins()
+    return [judge for judge in JUDGES.values() if judge.report_section == section]
+
+
+def section_kinds(section: str) -> tuple[str, ...]:
+    """The AnswerJudged kinds a report section lists: every kind of the judges that declare it."""
+    return tuple(kind for judge in section_judges(section) for kind in judge.kinds())
+
+
+def judge_metrics() -> dict[str, tuple[str, ...]]:
+    """Judge name -> the AttemptMetrics fields it declares it fills (attempt judges, registry order)."""
+    load_plugins()
+    return {name: judge.metrics for name, judge in JUDGES.items()}
+
+
 def judge_templates() -> list[PromptTemplate]:
     """The prompt templates of every registered judge, attempt and memory judges (built-in prompts)."""
+    load_plugins()
     everyone: list[Judge | MemoryJudge] = [*JUDGES.values(), *MEMORY_JUDGES.values()]
     return [t for judge in everyone for t in judge.templates()]
 

@@ -229,7 +229,13 @@ def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[
                 row.judge_inputs_shortened += 1
                 row.judge_chars_left_out += shortened
             judge = judge_for_kind(j["kind"])  # the registered judge says what its verdict contributes
-            for name, value in (judge.metric_fields(j) if judge is not None else {}).items():
+            fields: dict[str, Any] = {}
+            if judge is not None:
+                fields = judge.metric_fields(j)
+                undeclared = sorted(set(fields) - set(judge.metrics))
+                if undeclared:  # a judge fills only the metric fields it declares (Judge.metrics)
+                    raise ValueError(f"judge {judge.name!r} filled metric field(s) {undeclared} not in its `metrics`")
+            for name, value in fields.items():
                 if isinstance(value, dict):
                     getattr(row, name).update(value)
                 else:

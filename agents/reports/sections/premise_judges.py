@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from agents.judging.base import Judge
-from agents.judging.registry import JUDGES
+from agents.judging.registry import section_judges as judges_naming
 from agents.prompts.pins import verbatim_prompts
 from agents.reports.sections import ReportSection, SectionContext, register_section
 from graph.cypher_files import load_cypher
@@ -18,8 +18,9 @@ SECTION = "premise_judges"
 
 
 def section_judges() -> list[Judge]:
-    """The registered judges this section lists, in registry order."""
-    return [judge for judge in JUDGES.values() if judge.report_section == SECTION]
+    """The registered judges this section lists (those that declare it as their `report_section`), in registry
+    order."""
+    return judges_naming(SECTION)
 
 
 def collect(context: SectionContext) -> dict[str, Any] | None:

@@ -41,6 +41,7 @@ class ToyJudge(Judge):
     verdict_kind = "score"
     description = "a toy: scores the answer's brevity (only for passed answers)"
     needs_accuracy = True
+    metrics = ("quality",)
 
     def templates(self) -> tuple[PromptTemplate, ...]:
         return (TOY_PROMPT,)
