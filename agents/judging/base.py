@@ -12,6 +12,7 @@ from agents.judging.item_kinds import ItemTraits
 from agents.judging.reference import JudgeMaterial
 from agents.llm.client import LLMClient
 from agents.prompts.template import PromptTemplate
+from graph.errors import ColabenchError
 from graph.events import AnswerJudged
 
 if TYPE_CHECKING:
@@ -23,6 +24,10 @@ VerdictKind = Literal["verdict", "score", "category"]
 def prompt_name_for(kind: str) -> str:
     """The prompt of a verdict kind: `judge_` + the kind, `:` written `_` (quality:x -> judge_quality_x)."""
     return "judge_" + kind.replace(":", "_")
+
+
+class UndeclaredMetricError(ColabenchError):
+    """A judge filled an attempt metric field it does not declare in `Judge.metrics` (a judge module's mistake)."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import Any
 from neo4j import Driver
 from pydantic import BaseModel, Field
 
+from agents.judging.base import UndeclaredMetricError
 from agents.judging.registry import judge_for_kind
 from agents.prompts.judging import QUALITY_DIMENSIONS
 from agents.tools.definitions import KNOWLEDGE_TOOLS
@@ -234,7 +235,9 @@ def load_attempt_metrics(driver: Driver, database: str, run: RunRecord) -> list[
                 fields = judge.metric_fields(j)
                 undeclared = sorted(set(fields) - set(judge.metrics))
                 if undeclared:  # a judge fills only the metric fields it declares (Judge.metrics)
-                    raise ValueError(f"judge {judge.name!r} filled metric field(s) {undeclared} not in its `metrics`")
+                    raise UndeclaredMetricError(
+                        f"judge {judge.name!r} filled metric field(s) {undeclared} not in its `metrics`"
+                    )
             for name, value in fields.items():
                 if isinstance(value, dict):
                     getattr(row, name).update(value)
