@@ -10,9 +10,9 @@ A recipe has three parts, one per kind of context a search can give:
   both: RRF; or the system's own search), whether they are returned and how the response is shaped.
 - `state` (`StatePart`): whether the profile's active states are returned, and from which state system.
 `kappa` (the RRF constant) and `keyword_analyzer` (english or plain, query.keyword_analyzers: the keyword
-channel's tokens) serve both lines. The memory part's `keyword_padding` pads the memory line's keyword list to
-every candidate card (the cards sharing no query term at BM25 score 0, ties by id) before the fusion, as a BM25
-that scores every card would.
+channel's tokens) serve both lines. The memory part's `keyword_padding` pads the keyword lists before the fusion:
+the memory line's to every candidate card (the cards sharing no query term at BM25 score 0, ties by id), as a
+BM25 that scores every card would, and the knowledge line's to the channel depth (documents by id at score 0).
 
 The flat names of the parts' settings (`knowledge_channels`, `memory_system`, `return_states`...) are the
 recipe's read-only shorthands, and still build a recipe (`Recipe(name=..., memory_system="mem0")`,
@@ -69,7 +69,8 @@ class MemoryPart(BaseModel):
     # How a memory response is shaped: the top k cards, or (A-MEM's) the top k expanded through the notes' links
     # and capped in tokens (query.linked_memory_response)
     response: MemoryResponse = "top_k"
-    # Whether the memory line's keyword list is padded to every candidate card before the fusion.
+    # Whether the keyword lists are padded before the fusion: the memory line's to every candidate card, the
+    # knowledge line's to the channel depth (score 0, ties by id).
     keyword_padding: bool = False
 
 
