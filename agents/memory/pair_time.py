@@ -1,7 +1,7 @@
 """A pair's time as each memory SDK takes it. The history keeps times as the dataset wrote them (ISO 8601, or a
 LoCoMo / LongMemEval session date: ingest.history_dates reads them all); each SDK wants its own form:
 Graphiti an aware datetime, A-MEM `YYYYMMDDHHMM`, Mem0 an ISO 8601 `created_at` (as its own default,
-`datetime.now(timezone.utc).isoformat()`), LangMem an ISO 8601 date in its extraction prompt. A time with no
+`datetime.now(timezone.utc).isoformat()`); LangMem's memories record it as `created_at`. A time with no
 zone is taken as UTC. A pair with a time that none of the forms reads fails loudly, never as "unknown"."""
 
 from __future__ import annotations

@@ -1,0 +1,34 @@
+"""What the project knows of LangMem without importing its SDK: its recipe, its method (LangMem + Hybrid), and
+where its class is (agents.memory.langmem.system, imported on first use). Found by
+agents.memory.registry.discover_system_folders."""
+
+from __future__ import annotations
+
+from agents.memory.registry import declare_memory_system
+from agents.methods.registry import HYBRID_KB, READ, MethodSpec, ToolBinding, register_method
+from query.recipes import Recipe, register_recipe
+
+LANGMEM = register_recipe(
+    Recipe(
+        name="LANGMEM",
+        description="memory search over LangMem's memories (cosine over their text, as LangMem's store search); "
+        "no documents",
+        memory_channels=("semantic",),
+        return_memories=True,
+        memory_system="langmem",
+    ),
+    rank=115,
+)
+register_method(
+    MethodSpec(
+        name="LANGMEM",
+        label="LangMem + Hybrid",
+        description="memory search over LangMem's memories (its store's search, cosine), a separate Hybrid "
+        "knowledge search, and Read",
+        tools=(ToolBinding(tool="memory_search", recipe="LANGMEM"), HYBRID_KB, READ),
+        in_paper=False,
+    ),
+    "LANGMEM_HYBRID",
+    rank=35,
+)
+declare_memory_system("langmem", "agents.memory.langmem.system")
