@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from agents.memory.registry import declare_memory_system
 from agents.methods.registry import HYBRID_KB, READ, MethodSpec, ToolBinding, register_method
-from query.recipes import Recipe, register_recipe
+from query.recipes import MemoryPart, Recipe, register_recipe
 
 LANGMEM = register_recipe(
     Recipe(
         name="LANGMEM",
         description="memory search over LangMem's memories (cosine over their text, as LangMem's store search); "
         "no documents",
-        memory_channels=("semantic",),
-        return_memories=True,
-        memory_system="langmem",
+        memory=MemoryPart(channels=("semantic",), system="langmem", returned=True),
     ),
     rank=115,
 )
