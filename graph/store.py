@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from neo4j import Driver, ManagedTransaction, Record
@@ -37,6 +37,13 @@ class AppendResult:
 # A condition checked inside an append's transaction, after the log's write lock is taken (so no other append
 # can change what it reads before the events are written): False refuses the append (agents/runs/claims.py).
 AppendGuard = Callable[[ManagedTransaction], bool]
+
+
+class EventSink(Protocol):
+    """What appends a batch of events: an EventStore, or a writer in front of one that appends later, in order
+    (agents/runs/event_writer.py)."""
+
+    def append(self, events: Sequence[NewEvent]) -> object: ...
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from agents.llm.errors import LLMError, LLMInterruptedError
 from agents.prompts.registry import PromptSet
 from graph.errors import UsageError
 from graph.events import AnswerJudged, NewEvent
-from graph.store import EventStore
+from graph.store import EventSink
 
 PANEL_KEY = "panel"
 
@@ -79,7 +79,7 @@ def mark_panel(verdict: AnswerJudged, primary_model: str, material: JudgeMateria
 
 
 def judge_with_panel(
-    store: EventStore,
+    store: EventSink,
     attempt_id: str,
     previous: dict[str, Any],
     panel: Sequence[LLMClient],

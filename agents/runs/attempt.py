@@ -38,7 +38,7 @@ from graph.events import (
     ToolCalled,
 )
 from graph.hashing import canonical_json
-from graph.store import EventStore
+from graph.store import EventSink, EventStore
 
 
 def judge_ids(attempt_id: str, judges: tuple[str, ...], roles: LLMRoles, prompts: PromptSet) -> dict[str, str]:
@@ -219,10 +219,14 @@ def process_attempt(
     prompts: PromptSet,
     materials: MaterialSource,
     panel: Sequence[LLMClient] = (),
+    sink: EventSink | None = None,
 ) -> AttemptOutcome:
     """Answer (unless `previous` says answered) and judge one item (the judge panel too, if any). An endpoint
     failure is recorded (an `error` attempt, or an EndpointFailed on the attempt for a judge); a Ctrl-C writes
-    nothing more."""
+    nothing more. The events go to `sink` (default `store`: a BackgroundEventWriter appends them while the next
+    attempt runs, agents/runs/event_writer.py), in the order they are made; `store` is read only for what earlier
+    invocations wrote (failure try numbers, an earlier accuracy verdict, an earlier answer's trace)."""
+    sink = store if sink is None else sink
     attempt_id = run.attempt_id(task.item_id)
     outcome = AttemptOutcome()
     measured = outcome.measured
@@ -242,7 +246,7 @@ def process_attempt(
             failure = failure_event(
                 run.run_id, exc, stage="answer", attempt_id=attempt_id, role="answerer", store=store
             )
-            store.append(
+            sink.append(
                 failed_attempt_events(
                     run, task.item_id, error=str(exc), started=started, role="answerer", retryable=exc.retryable,
                     failure=failure,
@@ -257,7 +261,7 @@ def process_attempt(
         outcome.flags = answer_flags(transcript.answer, observed.last.finish_reason if observed.last else None)
         outcome.tool_calls = len(transcript.calls)
         outcome.answered = True
-        store.append(
+        sink.append(
             [
                 NewEvent(
                     AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=task.item_id),
@@ -285,13 +289,14 @@ def process_attempt(
                 transcript=answered_now,
                 item_id=task.item_id,
                 states=shown_states(run, task),
+                sink=sink,
             )
             if panel:
                 recorded = None if answered_now is None else (
                     task.item_id, [trace_call(c) for c in answered_now.calls], answered_now.answer
                 )
                 judge_with_panel(
-                    store, attempt_id, previous, panel, prompts,
+                    sink, attempt_id, previous, panel, prompts,
                     lambda: materials.material(attempt_id, recorded=recorded, states=shown_states(run, task)),
                     primary_model=judge.model,
                 )
@@ -302,7 +307,7 @@ def process_attempt(
                 run.run_id, failed.error, stage=f"judge:{failed.kind}", attempt_id=attempt_id, role="judge",
                 store=store,
             )
-            store.append([NewEvent(failure, actor=f"judge:{judge.model}")])
+            sink.append([NewEvent(failure, actor=f"judge:{judge.model}")])
             outcome.failures.append(("judge", failure.stage, failed.error.retryable, failure.error))
         measured["judge_s"] = time.perf_counter() - judge_started
     measured["total_s"] = time.perf_counter() - started
@@ -402,12 +407,14 @@ def judge_attempt(
     transcript: Transcript | None = None,
     item_id: str = "",
     states: str | None = None,
+    sink: EventSink | None = None,
 ) -> None:
     """Ask the judges whose judgment is missing, in registry order (the accuracy judge first; judges that need
     its verdict, such as the error analysis of failed answers, after it); append the verdicts in one
     transaction (those obtained before an endpoint failure too); `states` is the S(H) block the method saw.
     An endpoint failure raises JudgeFailed after that.
-    With the `transcript` just written, the judges' evidence is rendered from it instead of read back."""
+    With the `transcript` just written, the judges' evidence is rendered from it instead of read back. The
+    verdicts go to `sink` (default `store`)."""
     wanted = judge_ids(attempt_id, judges, roles, prompts)
     have = set(previous.get("judgment_ids") or []) if previous.get("status") == "answered" else set()
     material = None
@@ -451,7 +458,7 @@ def judge_attempt(
         raise JudgeFailed(kind, exc) from exc
     finally:
         if verdicts:
-            store.append([NewEvent(v, actor=f"judge:{judge.model}") for v in verdicts])
+            (store if sink is None else sink).append([NewEvent(v, actor=f"judge:{judge.model}") for v in verdicts])
 
 
 def shown_states(run: PlannedRun, task: AgentTask) -> str | None:

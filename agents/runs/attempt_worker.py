@@ -4,12 +4,17 @@ The runner's thread pool calls one AttemptWorker from many threads; the Ray exec
 each over its own Neo4j driver (agents/runs/ray_executor.py). A worker reads what attempts need from the graph
 (the items' contexts, the profiles' states), holds the answering agent and judge clients of every run, and
 returns an AttemptResult per attempt: what the caller counts (progress, timings, endpoint failures, notes).
+Inside `writing()` (in-process, without claims) the attempts' events are appended by a background writer while the
+next attempt runs (agents/runs/event_writer.py); a worker with claims appends them in the attempt, while it holds
+the attempt's claim.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +26,17 @@ from agents.llm.roles import LLMRoles
 from agents.prompts.registry import PromptSet
 from agents.runs.attempt import AttemptOutcome, attempt_complete, failed_attempt_events, process_attempt
 from agents.runs.claims import ClaimLost, Claims
+from agents.runs.event_writer import BackgroundEventWriter
 from agents.runs.plan import BatchPlan, PlannedRun
 from agents.runs.state import ItemContext, item_contexts, profile_states
 from agents.tools.execution import SearchBackend
-from graph.store import EventStore
+from graph.store import EventSink, EventStore
 from query.model_tokens import TokenizerChoice
 from query.results import StateHit
+
+# In-process attempts (no claims) hand their events to a background writer inside `AttemptWorker.writing()`;
+# False appends them in the attempt, as workers with claims do (the reference the write-behind is compared with).
+WRITE_BEHIND = True
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,28 @@ class AttemptWorker:
                 roles.client_for_model("judge", m, self.ledgers[run.run_id]) for m in self.panel_models
             ]
         self.materials = MaterialSource(store.driver, store.database, context_budget=plan.options.judge_context_chars)
+        self.writer: BackgroundEventWriter | None = None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Attempts worked on inside append their events through a background writer (in-process, without
+        claims, and with WRITE_BEHIND); on the way out every event handed over is appended, and a failed append
+        raises here, unless another error is already on its way out (it wins, and the events are still appended
+        if Neo4j takes them)."""
+        if self.claims is not None or not WRITE_BEHIND:
+            yield
+            return
+        writer = BackgroundEventWriter(self.store)
+        self.writer = writer
+        try:
+            yield
+        except BaseException:
+            writer.close(raise_error=False)
+            raise
+        else:
+            writer.close()
+        finally:
+            self.writer = None
 
     def usage(self) -> dict[str, dict[str, Any]]:
         """LLM usage of every run so far (run id -> UsageLedger.as_dict())."""
@@ -179,11 +211,12 @@ class AttemptWorker:
         self, run: PlannedRun, item_id: str, store: EventStore, previous: dict[str, Any], result: AttemptResult
     ) -> None:
         ctx = self.contexts[item_id]
+        sink: EventSink = self.writer if self.writer is not None and store is self.store else store
         missing = [f for f in self.setup.failed if f.profile_id == ctx.profile_id and needs_prerequisite(run, f)]
         if missing and previous.get("status") != "answered":
             f = missing[0]
             reason = f"prerequisite failed: {f.stage} of profile {f.profile_id} ({f.role} role): {f.error}"
-            store.append(
+            sink.append(
                 failed_attempt_events(
                     run, item_id, error=reason, started=time.perf_counter(), role=f.role, retryable=f.retryable
                 )
@@ -214,6 +247,7 @@ class AttemptWorker:
             self.prompts,
             self.materials,
             panel=self.panels[run.run_id],
+            sink=sink,
         )
         result.outcome = outcome
         result.done = not outcome.interrupted

@@ -6,7 +6,8 @@ exists is never asked again; attempts whose last try failed (AttemptFailed: the 
 are answered again. Each attempt has at most one AttemptFinished and each run at most one RunFinished (a pass that
 leaves work undone ends with RunLeftIncomplete). All events of one answer (AttemptStarted, tool calls, answer,
 AttemptFinished) are appended in one transaction, so a process killed mid-attempt leaves no trace of it and the
-attempt simply runs again.
+attempt simply runs again; in-process they are appended by a background writer while the next attempt runs
+(agents/runs/event_writer.py), so a killed process also loses the finished attempts still queued, run again too.
 `execute_batch` runs named steps: prepare the profiles (memory builds and state summaries:
 agents/runs/prerequisites.py), open the attempt worker, start the runs, list the attempts still to do, run them,
 end the runs. One attempt's work is in agents/runs/attempt.py, a worker's share of the attempts in
@@ -438,10 +439,11 @@ def _run_attempts(
 
     def dispatch(chosen: list[tuple[PlannedRun, str]]) -> None:
         if executor is None:
-            _run_pool(
-                chosen, lambda run, item_id: record(worker.work(run.run_id, item_id)), concurrency,
-                on_interrupt=roles.interrupt, grace_s=grace_s,
-            )
+            with worker.writing():  # events appended behind the attempts, all written when it ends
+                _run_pool(
+                    chosen, lambda run, item_id: record(worker.work(run.run_id, item_id)), concurrency,
+                    on_interrupt=roles.interrupt, grace_s=grace_s,
+                )
         else:
             executor.run_attempts(
                 batch.setup, [(run.run_id, item_id) for run, item_id in chosen], record,

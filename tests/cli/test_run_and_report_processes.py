@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,11 @@ def test_killed_run_resumes_without_repeating_finished_items(mini_store: EventSt
             assert held and process.poll() is None, (
                 f"no request about a third item came: {process.stderr.read() if process.stderr else ''}"
             )
+            # the attempts' events are written behind them, while the next request is in flight: wait (a
+            # generous bound on a condition) for the second attempt's write before the kill
+            bound = time.monotonic() + 600
+            while len(_answered(mini_store, before)) < 2 and time.monotonic() < bound:
+                time.sleep(0.05)
         finally:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=120)

@@ -330,7 +330,11 @@ def test_sigint_stops_a_cli_run_with_nothing_half_written_and_it_resumes(
         try:
             assert fake.wait_held(1), "no request about a second item reached the endpoint"
             assert process.poll() is None, process.communicate()[1]
-            # one attempt at a time: the first item's attempt was written before the second one asked anything
+            # one attempt at a time: the first item's attempt is written while the second one waits for the
+            # endpoint (events are appended behind the attempts); wait for it, a generous bound on a condition
+            bound = time.monotonic() + 600
+            while not _answered_items(mini_store, before) and time.monotonic() < bound:
+                time.sleep(0.05)
             assert _answered_items(mini_store, before) and len(_answered_items(mini_store, before)) == 1
             process.send_signal(signal.SIGINT)
             interrupted_at = time.monotonic()
