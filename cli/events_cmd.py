@@ -32,6 +32,27 @@ def verify() -> None:
         raise typer.Exit(1)
 
 
+@app.command("fields")
+@expected_errors
+def fields(
+    event_type: str = typer.Argument(None, help="one event type (e.g. TurnAppended); all when left out"),
+) -> None:
+    """Print, as JSON, the payload fields each event type declares: per field its JSON schema, whether every
+    payload carries it, and the value at which it is left out (fields added later). `events export` lines carry
+    these fields in `payload`."""
+    import json
+
+    from graph.errors import BadInputError
+    from graph.events import event_fields
+
+    catalogue = event_fields()
+    if event_type is not None:
+        if event_type not in catalogue:
+            raise BadInputError(f"unknown event type {event_type!r}; known: {', '.join(catalogue)}")
+        catalogue = {event_type: catalogue[event_type]}
+    print(json.dumps(catalogue, indent=2, sort_keys=True, ensure_ascii=False))
+
+
 @app.command("export")
 @expected_errors
 def export_(path: Path = typer.Argument(..., help="JSONL file to write")) -> None:

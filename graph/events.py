@@ -74,6 +74,30 @@ class DomainEvent(BaseModel):
     def event_id(self) -> str:
         return content_event_id(self.TYPE, self.payload())
 
+    @classmethod
+    def json_fields(cls) -> dict[str, dict[str, Any]]:
+        """The JSON fields this event type's payload carries, declared from its model: per field its JSON schema
+        (type, enum...), whether every payload has it (`required`), and when it is left out (`omitted_when`: the
+        value at which `payload()` drops it, so older payloads keep their ids)."""
+        schema = cls.model_json_schema(mode="serialization")
+        properties: dict[str, Any] = schema.get("properties", {})
+        required = set(schema.get("required", []))
+        out: dict[str, dict[str, Any]] = {}
+        definitions: dict[str, Any] = schema.get("$defs", {})
+        for name, spec in properties.items():
+            if isinstance(spec.get("$ref"), str):  # a nested model: its schema inline
+                nested = definitions.get(spec["$ref"].rsplit("/", 1)[-1], {})
+                spec = {**nested, **{k: v for k, v in spec.items() if k != "$ref"}}
+            entry: dict[str, Any] = {
+                key: value for key, value in spec.items() if key not in ("title", "default", "description")
+            }
+            omitted = name == "exchange" or name in cls.OMIT_AT_DEFAULT
+            entry["required"] = name in required and not omitted
+            if omitted:
+                entry["omitted_when"] = None if name == "exchange" else cls.OMIT_AT_DEFAULT[name]
+            out[name] = entry
+        return out
+
 
 
 # --- ingest bookkeeping -----------------------------------------------------------------------------
@@ -461,6 +485,12 @@ class StoredEvent(BaseModel):
 
         event_type, _version, payload = upcast(self.type, self.schema_version, self.payload)
         return parse_event(event_type, payload)
+
+
+def event_fields() -> dict[str, dict[str, dict[str, Any]]]:
+    """Every event type (sorted) -> the JSON fields it declares (`DomainEvent.json_fields`): the catalogue
+    `colabench events fields` prints and an export's payloads follow."""
+    return {name: EVENT_TYPES[name].json_fields() for name in sorted(EVENT_TYPES)}
 
 
 def parse_event(event_type: str, payload: dict[str, Any]) -> DomainEvent:
