@@ -51,7 +51,9 @@ def test_bundle_eval_scores_every_recipe_on_both_lines(mini_report: EvalReport) 
     assert ("RAW_TURNS", "knowledge", "document") not in groups  # no knowledge channel
     # Without an LLM-built memory the recipes reading mem0, graphiti or amem are left out, with a note.
     llm_built = {n for n, r in RECIPES.items() if r.needs_profile and r.memory_system != "raw_turns"}
-    assert llm_built == {"MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEM0", "GRAPHITI", "GRAPHITI_RRF", "AMEM"}
+    assert llm_built == {
+        "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEM0", "GRAPHITI", "GRAPHITI_RRF", "AMEM", "LANGMEM"
+    }
     assert not {g[0] for g in groups} & llm_built
     assert any("left out" in note and "mem0" in note for note in mini_report.notes)
     for name in set(RECIPES) - llm_built:
