@@ -180,8 +180,7 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
             outcome="dropped",
             reasons=[f"the source item {source_id} has no support document"],
         )
-    topic_title = next((str(s["topic_title"]) for s in history.sessions if s.get("topic_id") == topic_id), "")
-    queries = [topic_title, *[c.text for c in conditions(history)]]
+    queries = _replacement_queries(history, topic_id)
     replacements = search_candidates(ctx, queries, history.exposed | {support_id}, ctx.config.candidates_per_item)
     source = SourceItem(
         item_id=source_id,
@@ -200,18 +199,7 @@ def augment_one(ctx: SynthContext, unit: tuple[dict[str, Any], int]) -> str:
         output=AugmentPlan,
         check=_check(history, support_id, options),
     )
-    if made.value is None:
-        return close_unit(
-            ctx,
-            stage=STAGE,
-            role="augmenter",
-            subject=subject,
-            outcome="dropped",
-            reasons=[made.problem or "invalid augmentation"],
-            details={"item_id": new_id, "from_item_id": source_id},
-            exchange=made.exchange,
-        )
-    return _admit(ctx, row, n, history, made.value.direction, made.value.plan, options)
+    return _settle(ctx, made, row, n, history, options)
 
 
 def _augment_docs(ctx: SynthContext, row: dict[str, Any], n: int, history: ProfileHistory) -> str:
@@ -229,8 +217,7 @@ def _augment_docs(ctx: SynthContext, row: dict[str, Any], n: int, history: Profi
         return close_unit(
             ctx, stage=STAGE, role="augmenter", subject=new_id, outcome="dropped", reasons=[f"{source_id}: {why}"]
         )
-    topic_title = next((str(s["topic_title"]) for s in history.sessions if s.get("topic_id") == topic_id), "")
-    queries = [topic_title, *[c.text for c in conditions(history)]]
+    queries = _replacement_queries(history, topic_id)
     limit = max(ctx.config.candidates_per_item, 2 * ctx.config.support_docs)
     replacements = search_candidates(ctx, queries, history.exposed | set(support_ids), limit)
     source = SourceItemDocs(
@@ -256,18 +243,7 @@ def _augment_docs(ctx: SynthContext, row: dict[str, Any], n: int, history: Profi
         output=AugmentDocsPlan,
         check=_check_docs(history, support_ids, options),
     )
-    if made.value is None:
-        return close_unit(
-            ctx,
-            stage=STAGE,
-            role="augmenter",
-            subject=new_id,
-            outcome="dropped",
-            reasons=[made.problem or "invalid augmentation"],
-            details={"item_id": new_id, "from_item_id": source_id},
-            exchange=made.exchange,
-        )
-    return _admit(ctx, row, n, history, made.value.direction, made.value.plan, options)
+    return _settle(ctx, made, row, n, history, options)
 
 
 def _admit(
@@ -375,6 +351,32 @@ def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = No
     for outcome in run_units(todo, UnitWork(augment_one), ctx, "augmentation", progress):
         report.count(outcome)
     return report
+
+
+def _replacement_queries(history: ProfileHistory, topic_id: str) -> list[str]:
+    """What the replacement documents are searched with: the topic's title and the disclosed conditions."""
+    topic_title = next((str(s["topic_title"]) for s in history.sessions if s.get("topic_id") == topic_id), "")
+    return [topic_title, *[c.text for c in conditions(history)]]
+
+
+def _settle(
+    ctx: SynthContext, made: Any, row: dict[str, Any], n: int, history: ProfileHistory, options: dict[str, Any]
+) -> str:
+    """An augmenter's reply (one or several support documents): dropped with its problem, or admitted."""
+    source_id = str(row["item_id"])
+    new_id = f"{source_id}-a{n}"
+    if made.value is None:
+        return close_unit(
+            ctx,
+            stage=STAGE,
+            role="augmenter",
+            subject=new_id,
+            outcome="dropped",
+            reasons=[made.problem or "invalid augmentation"],
+            details={"item_id": new_id, "from_item_id": source_id},
+            exchange=made.exchange,
+        )
+    return _admit(ctx, row, n, history, made.value.direction, made.value.plan, options)
 
 
 register_stage(
