@@ -2,8 +2,9 @@
 pair, one trustcall extraction request: system message "You are a memory subroutine for an AI." (followed by
 trustcall's `<existing>` instances once the store holds memories near the pair), the instructions and the
 conversation in a `<session_...>` block as LangChain's pretty-printed messages, and the tools `Memory` (insert)
-and, with existing memories, `PatchDoc` (tool_choice "required"; "auto" without). A tool call that does not fit
-its schema makes trustcall send a repair request (tools `PatchFunctionErrors`, `PatchFunctionName`).
+and, with existing memories, `PatchDoc` (and `RemoveDoc` when the manager has enable_deletes; tool_choice
+"required"; "auto" without). A tool call that does not fit its schema makes trustcall send a repair request
+(tools `PatchFunctionErrors`, `PatchFunctionName`).
 
 The script answers with one `Memory` call per human message of the session, its text verbatim. `patch_when` /
 `remove_when` (a substring of a human message): instead, patch (replace `/content` with the message) or remove
