@@ -19,9 +19,11 @@ the pair (`pair_id` / `updated_by_pair` / `deleted_by_pair`) and the pair's time
 
 Failures LangMem or trustcall would swallow stop the pair instead: a failed request is re-raised past
 trustcall's `except Exception` (chat_model.SdkCallAbort), trustcall's logged errors (an invalid tool call it
-drops, a patch it cannot apply: logger `extraction`) fail the pair through the SDK log watch, a put LangMem
-submitted to its executor without reading the result must be in the store afterwards and a delete must have
-removed its memory; a delete the system did not enable, or of a memory the profile does not hold, fails the pair.
+drops, a patch it cannot apply: logger `extraction`) fail the pair through the SDK log watch; a call of a tool the
+manager does not offer (`RemoveDoc` with deletes off) that trustcall's repair did not rename, which trustcall drops
+without a log, fails it as a swallowed failure; a put LangMem submitted to its executor without reading the result
+must be in the store afterwards and a delete must have removed its memory; a delete the system did not enable, or
+of a memory the profile does not hold, fails the pair.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any, ClassVar, Literal
 
 from agents.memory.build import processed_pair_ids
 from agents.memory.cut_replies import CutReplyAbort
-from agents.memory.errors import MemoryBackendError
+from agents.memory.errors import MemoryBackendError, SdkSwallowedFailureError
 from agents.memory.pair_time import iso_created_at
 from agents.memory.pairs import HistoryPair
 from agents.memory.registry import BuildContext, MemorySystem, register_memory_system
@@ -130,7 +132,7 @@ class LangmemSystem(MemorySystem):
         self._ensure_state(profile_id)
         if self._manager is None:
             raise MemoryBackendError("LangMem needs the `memory` LLM role; configure an endpoint for it")
-        self._model.failures.clear()
+        self._model.clear_pair()
         self._store.start_recording()
         try:
             with pair_seed(self.name, profile_id, pair.pair_id):
@@ -155,6 +157,15 @@ class LangmemSystem(MemorySystem):
             failure = self._model.failures[0]
             self._release()
             raise failure
+        dropped = self._model.dropped_calls(self._offered_tools())
+        if dropped:
+            self._release()
+            raise SdkSwallowedFailureError(
+                f"memory system {self.name!r}, profile {profile_id!r}: LangMem's model called "
+                f"{sorted(set(dropped.values()))} on pair {pair.pair_id!r}, which its manager does not offer "
+                f"(enable_deletes={self.enable_deletes}), and trustcall dropped the call without a log; the pair "
+                "counts as failed: nothing of it was written, and the build of this profile stops here"
+            )
         try:
             writes = self._writes(profile_id, pair, list(puts), recorded)
         except BaseException:
@@ -225,6 +236,11 @@ class LangmemSystem(MemorySystem):
         return MemoryWritten(system=self.name, memory_id=memory_id, profile_id=profile_id, op="DELETE",
                              source_turn_ids=pair.turn_ids,
                              metadata={"key": key, "deleted_by_pair": pair.pair_id, "created_at": created_at})
+
+    def _offered_tools(self) -> set[str]:
+        """The tools LangMem's extraction may call: its schemas, `PatchDoc`, and `RemoveDoc` with deletes on."""
+        schemas = {schema.__name__ for schema in self._manager.schemas}
+        return schemas | {"PatchDoc"} | ({"RemoveDoc"} if self.enable_deletes else set())
 
     # --- search ---------------------------------------------------------------------------------------
 

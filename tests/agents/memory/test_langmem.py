@@ -291,3 +291,21 @@ def test_an_unexpected_delete_fails_the_pair_instead_of_being_skipped(
         assert pair.pair_id in str(raised.value) and key in str(raised.value)
     finally:
         opened.close()
+
+
+def test_a_removal_the_manager_does_not_offer_fails_the_pair_for_the_memory_role(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """With LangMem's defaults a model that calls `RemoveDoc` anyway gets trustcall's "Unrecognized tool name"
+    repair; unrepaired, trustcall drops the call without a log and the pair would pass as if nothing was said."""
+    texts = ["I keep a cat named Tom.", "Remove that: I gave Tom away."]
+    profile = _conversation(store, tmp_path, "lm-unoffered", texts)
+    script = LangmemScript(remove_when="Remove that", remove_unoffered=True)
+    error, usage = _build(store, script, tmp_path / "c.sqlite", profile=profile)
+    assert isinstance(error, SdkSwallowedFailureError), error
+    assert "RemoveDoc" not in {t["function"]["name"] for r in script.requests for t in r["tools"]}
+    assert script.repairs > 0  # trustcall asked for the name to be fixed and got no fix
+    assert "['RemoveDoc']" in str(error) and "enable_deletes=False" in str(error)
+    assert usage is not None and usage.invalid_replies == 1
+    assert [e["text"] for e in _events(store, profile)] == [texts[0]]
+    assert len(_events(store, profile, "MemoryPairProcessed")) == 1
