@@ -206,6 +206,7 @@ def test_the_dry_run_sends_and_writes_nothing_and_counts_what_the_run_then_sends
 
 
 def test_a_rerun_sends_nothing(store: EventStore, runs: dict[str, Any], tmp_path: Path) -> None:
+    assert runs["mem0"]  # the run this one repeats (made here if no earlier test made it)
     outcome, _, _ = _run(store, "mem0", tmp_path)
     assert (outcome.answered_now, outcome.judged_now, outcome.skipped_done) == (0, 0, N_QUESTIONS)
     assert outcome.build["pairs_built_now"] == 0
