@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.answerer import AnsweringAgent
+from agents.judging.attempt_judge import judge_ids
 from agents.judging.base import JudgeCall
 from agents.judging.reference import MaterialSource
 from agents.judging.registry import selected
@@ -39,7 +40,7 @@ from agents.memory.registry import get_memory_system
 from agents.prompts.output import json_object_instruction
 from agents.prompts.registry import PromptSet
 from agents.prompts.template import render_messages
-from agents.runs.attempt import attempt_complete, judge_ids
+from agents.runs.attempt import attempt_complete
 from agents.runs.attempt_worker import refused_before
 from agents.runs.plan import BatchPlan
 from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
