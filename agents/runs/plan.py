@@ -38,7 +38,7 @@ class RunOptions(BaseModel):
     fresh: bool = False
     # continue this batch (e.g. one started with --fresh); its configuration must be the one of this command
     resume_batch: str | None = None
-    # judge panel (agents/agreement/panel.py): every model judges accuracy, the first is the primary judge
+    # judge panel (agents/judging/panel.py): every model judges accuracy, the first is the primary judge
     judge_models: tuple[str, ...] = ()
 
 
