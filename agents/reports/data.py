@@ -12,7 +12,14 @@ from neo4j import Driver
 
 from agents.llm.error_text import ERROR_LINE_CHARS
 from agents.llm.settings import role_carries_gold
-from agents.metrics.attempts import AttemptMetrics, RunRecord, load_attempt_metrics, load_run_record, summarise_run
+from agents.metrics.attempts import (
+    AttemptMetrics,
+    RunMetrics,
+    RunRecord,
+    load_attempt_metrics,
+    load_run_record,
+    summarise_run,
+)
 from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.metrics.comparison import GROUPINGS, compare, overall_gains, pair_rows
 from agents.metrics.funnel import aggregate_funnel, compute_funnel
@@ -44,77 +51,12 @@ def build_report_data(
         raise UsageError("no runs to report on")
     records = [load_run_record(driver, database, run_id) for run_id in run_ids]
     rows = {r.run_id: load_attempt_metrics(driver, database, r) for r in records}
-    metrics = {r.run_id: summarise_run(r, rows[r.run_id]) for r in records}
-    for r in records:
-        metrics[r.run_id].n_unjudged_by_errors = unjudged_by_endpoint_errors(driver, database, r.run_id)
+    metrics = _run_metrics(driver, database, records, rows)
     judged = {r.run_id: metrics[r.run_id].n_judged > 0 for r in records}
-    comparisons = []
-    first = records[0]
-    for method, baseline in comparison_pairs(records):
-        comparisons.append(
-            compare(
-                (baseline.run_id, baseline.label, rows[baseline.run_id]),
-                (method.run_id, method.label, rows[method.run_id]),
-                resamples=resamples,
-                seed=seed,
-                judged=judged[method.run_id] and judged[baseline.run_id],
-            ).model_dump()
-        )
+    comparisons = _comparisons(records, rows, judged, resamples=resamples, seed=seed)
     headline = headline_pair(records, rows, metrics, judged, resamples=resamples, seed=seed)
     funnels = {r.run_id: compute_funnel(driver, database, r) for r in records}
-    notes: list[str] = []
-    for r in records:
-        m = metrics[r.run_id]
-        if r.status != "finished":
-            notes.append(
-                f"run {r.run_id} is {r.status}: {m.n_items - m.n_answered} item(s) unanswered, "
-                f"{m.n_answered - m.n_judged} answered but unjudged; accuracy counts them as not passed"
-            )
-        if m.n_needs_adjudication:
-            notes.append(
-                f"run {r.run_id}: {m.n_needs_adjudication} verdict(s) need adjudication "
-                f"({m.n_invalid_judge_replies} because the judge's reply stayed invalid); counted as not passed; "
-                f"{m.n_pending} still pending (`./colabench adjudicate {r.run_id}`)"
-            )
-        if m.n_judge_inputs_shortened:
-            notes.append(
-                f"run {r.run_id}: the judge context budget shortened the inputs of {m.n_judge_inputs_shortened} "
-                f"verdict(s), leaving out {m.judge_chars_left_out:,} characters (documents first, then tool returns)"
-            )
-    for r in records:
-        for f in endpoint_failures(driver, database, r.run_id):
-            again = "a rerun may help" if f["retryable"] else "refused: a rerun repeats it"
-            # A note is free text (no record kind to redact by): a gold-bearing role's error text stays in its
-            # runs[].endpoint_failures row, where the redaction hides it without the token.
-            latest = (
-                "see this run's endpoint_failures (gold: shown with the API token)"
-                if role_carries_gold(str(f["role"]))
-                else " ".join(str(f["latest_error"]).split())[:ERROR_LINE_CHARS]
-            )
-            notes.append(
-                f"run {r.run_id}: {f['n']} {f['role']} endpoint error(s) at {f['stage']} ({again}); latest: {latest}"
-            )
-        flags = r.counts or {}
-        if flags.get("cut_by_length") or flags.get("looks_like_tool_call") or flags.get("not_an_answer"):
-            notes.append(
-                f"run {r.run_id}: {flags.get('cut_by_length', 0)} answer(s) cut by max_tokens, "
-                f"{flags.get('looks_like_tool_call', 0)} answer(s) that look like an unparsed tool call, "
-                f"{flags.get('not_an_answer', 0)} answer(s) empty or a cut-off JSON fragment (flagged)"
-            )
-    for note in first.config.get("notes", []):
-        notes.append(str(note))
-    for deviation in dict.fromkeys(d for r in records for d in r.config.get("memory_deviations", [])):
-        runs = ", ".join(r.run_id for r in records if deviation in r.config.get("memory_deviations", []))
-        notes.append(f"deviation from the paper's setup ({runs}): {deviation}")
-    tokenizer = first.config.get("tokenizer")
-    if isinstance(tokenizer, dict) and tokenizer.get("source") != "fallback":
-        # (the fallback already has its note, written by the run)
-        notes.append(f"Read's 3,000-token limit and A-MEM's 5,120-token cap were counted with {tokenizer.get('name')}")
-    elif tokenizer is None:
-        notes.append(
-            "this run predates the answering model's tokenizer: Read's and A-MEM's token limits were counted with "
-            "MiniLM's WordPiece"
-        )
+    notes = _run_state_notes(records, metrics) + _endpoint_notes(driver, database, records) + _setup_notes(records)
     sections, section_notes = collect_sections(SectionContext(driver, database, records, rows, metrics))
     notes.extend(section_notes)
     datasets = sorted({r.dataset for r in records})
@@ -147,6 +89,109 @@ def build_report_data(
         "titles": document_titles(driver, database, items),
         "notes": notes,
     }
+
+
+def _run_metrics(
+    driver: Driver, database: str, records: list[RunRecord], rows: dict[str, list[AttemptMetrics]]
+) -> dict[str, RunMetrics]:
+    """Each run's summary metrics, with the attempts a judge's endpoint error left unjudged."""
+    metrics = {r.run_id: summarise_run(r, rows[r.run_id]) for r in records}
+    for r in records:
+        metrics[r.run_id].n_unjudged_by_errors = unjudged_by_endpoint_errors(driver, database, r.run_id)
+    return metrics
+
+
+def _comparisons(
+    records: list[RunRecord],
+    rows: dict[str, list[AttemptMetrics]],
+    judged: dict[str, bool],
+    *,
+    resamples: int,
+    seed: int,
+) -> list[dict[str, Any]]:
+    """The paired comparison (method - baseline) of every pair `comparison_pairs` names."""
+    return [
+        compare(
+            (baseline.run_id, baseline.label, rows[baseline.run_id]),
+            (method.run_id, method.label, rows[method.run_id]),
+            resamples=resamples,
+            seed=seed,
+            judged=judged[method.run_id] and judged[baseline.run_id],
+        ).model_dump()
+        for method, baseline in comparison_pairs(records)
+    ]
+
+
+def _run_state_notes(records: list[RunRecord], metrics: dict[str, RunMetrics]) -> list[str]:
+    """Per run: unfinished work, verdicts that need adjudication, and judge inputs the context budget
+    shortened."""
+    notes = []
+    for r in records:
+        m = metrics[r.run_id]
+        if r.status != "finished":
+            notes.append(
+                f"run {r.run_id} is {r.status}: {m.n_items - m.n_answered} item(s) unanswered, "
+                f"{m.n_answered - m.n_judged} answered but unjudged; accuracy counts them as not passed"
+            )
+        if m.n_needs_adjudication:
+            notes.append(
+                f"run {r.run_id}: {m.n_needs_adjudication} verdict(s) need adjudication "
+                f"({m.n_invalid_judge_replies} because the judge's reply stayed invalid); counted as not passed; "
+                f"{m.n_pending} still pending (`./colabench adjudicate {r.run_id}`)"
+            )
+        if m.n_judge_inputs_shortened:
+            notes.append(
+                f"run {r.run_id}: the judge context budget shortened the inputs of {m.n_judge_inputs_shortened} "
+                f"verdict(s), leaving out {m.judge_chars_left_out:,} characters (documents first, then tool returns)"
+            )
+    return notes
+
+
+def _endpoint_notes(driver: Driver, database: str, records: list[RunRecord]) -> list[str]:
+    """Per run: its endpoint errors by role and stage, and the answers flagged as cut, tool-call-like or
+    empty."""
+    notes = []
+    for r in records:
+        for f in endpoint_failures(driver, database, r.run_id):
+            again = "a rerun may help" if f["retryable"] else "refused: a rerun repeats it"
+            # A note is free text (no record kind to redact by): a gold-bearing role's error text stays in its
+            # runs[].endpoint_failures row, where the redaction hides it without the token.
+            latest = (
+                "see this run's endpoint_failures (gold: shown with the API token)"
+                if role_carries_gold(str(f["role"]))
+                else " ".join(str(f["latest_error"]).split())[:ERROR_LINE_CHARS]
+            )
+            notes.append(
+                f"run {r.run_id}: {f['n']} {f['role']} endpoint error(s) at {f['stage']} ({again}); latest: {latest}"
+            )
+        flags = r.counts or {}
+        if flags.get("cut_by_length") or flags.get("looks_like_tool_call") or flags.get("not_an_answer"):
+            notes.append(
+                f"run {r.run_id}: {flags.get('cut_by_length', 0)} answer(s) cut by max_tokens, "
+                f"{flags.get('looks_like_tool_call', 0)} answer(s) that look like an unparsed tool call, "
+                f"{flags.get('not_an_answer', 0)} answer(s) empty or a cut-off JSON fragment (flagged)"
+            )
+    return notes
+
+
+def _setup_notes(records: list[RunRecord]) -> list[str]:
+    """The first run's own notes, every deviation from the paper's setup (with the runs it holds for), and how
+    token limits were counted."""
+    first = records[0]
+    notes = [str(note) for note in first.config.get("notes", [])]
+    for deviation in dict.fromkeys(d for r in records for d in r.config.get("memory_deviations", [])):
+        runs = ", ".join(r.run_id for r in records if deviation in r.config.get("memory_deviations", []))
+        notes.append(f"deviation from the paper's setup ({runs}): {deviation}")
+    tokenizer = first.config.get("tokenizer")
+    if isinstance(tokenizer, dict) and tokenizer.get("source") != "fallback":
+        # (the fallback already has its note, written by the run)
+        notes.append(f"Read's 3,000-token limit and A-MEM's 5,120-token cap were counted with {tokenizer.get('name')}")
+    elif tokenizer is None:
+        notes.append(
+            "this run predates the answering model's tokenizer: Read's and A-MEM's token limits were counted with "
+            "MiniLM's WordPiece"
+        )
+    return notes
 
 
 def comparison_pairs(records: list[RunRecord]) -> list[tuple[RunRecord, RunRecord]]:
