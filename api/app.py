@@ -5,8 +5,8 @@ health at /healthz and readiness at /readyz. `create_app()` is also the uvicorn 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +51,29 @@ def create_app(
     neo4j = neo4j or Neo4jSettings()
     if configure_logs:
         configure_logging(settings.log_json)
+    app = FastAPI(
+        title="colabench provenance API",
+        version=__version__,
+        lifespan=_lifespan(settings, neo4j, async_driver, sync_driver, encoder),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    _add_routes(app, settings)
+    _add_pages(app)
+    _add_middleware(app, settings)
+    return app
+
+
+def _lifespan(
+    settings: ApiSettings,
+    neo4j: Neo4jSettings,
+    async_driver: AsyncDriver | None,
+    sync_driver: Driver | None,
+    encoder: CachedEncoder | None,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: open the resources (and warm the retriever when mutations are on) at startup, close
+    them and the exchange store at shutdown."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,14 +102,12 @@ def create_app(
             if kept is not None:
                 kept.close()
 
-    app = FastAPI(
-        title="colabench provenance API",
-        version=__version__,
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-    )
+    return lifespan
+
+
+def _add_routes(app: FastAPI, settings: ApiSettings) -> None:
+    """GraphQL at /graphql (with the settings' query limits and the caller's bearer token in its context), the
+    health, reports and exchanges routers, and the static files."""
 
     async def graphql_context(request: Request) -> ApiContext:
         resources: Resources = request.app.state.resources
@@ -109,6 +130,10 @@ def create_app(
     app.include_router(exchanges.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
+
+def _add_pages(app: FastAPI) -> None:
+    """The static pages: the graph browser, the exchange viewer, the adjudication page, and / -> /browser."""
+
     @app.get("/browser", include_in_schema=False)
     async def browser() -> FileResponse:
         return FileResponse(STATIC_DIR / "browser.html", media_type="text/html")
@@ -126,6 +151,9 @@ def create_app(
     async def root() -> RedirectResponse:
         return RedirectResponse("/browser")
 
+
+def _add_middleware(app: FastAPI, settings: ApiSettings) -> None:
+    """The middleware stack, the response cache (when the settings keep one) innermost."""
     # Added innermost first (the last added runs first): request log -> security headers -> error shield (an
     # uncaught exception still answers JSON 500 with headers and id) -> body size limit -> CORS -> GraphQL body
     # shape (a malformed body is refused with 400 before strawberry parses it) -> response cache -> app, so cached
@@ -158,4 +186,3 @@ def create_app(
     app.add_middleware(ErrorShieldMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestLogMiddleware)
-    return app
