@@ -47,7 +47,7 @@ from agents.qa.memory_systems_summary import (
 from agents.qa.runner import _BufferedWriter, append_run_started, qa_run_id
 from agents.retrieval_eval.datasets import prepare_dataset
 from graph.cypher_files import load_cypher
-from graph.events import NewEvent, QaAnswered
+from graph.events import NewEvent, QaAnswered, QaAnswerJudged
 from graph.store import EventStore
 from query.retriever import Retriever
 from query.tokens import TOKENIZER_NAME, WORDPIECE
@@ -175,12 +175,7 @@ def run_memory_qa(
     flush_every_s: float = 2.0,
 ) -> MemoryQaOutcome:
     """Run (or resume) the memory-systems QA run of this configuration; `judge_llms[r]` asks judge run r+1."""
-    if dataset not in QA_DATASETS:
-        raise QaError(f"--dataset {dataset!r}: eval qa --system reads {' or '.join(QA_DATASETS)}")
-    if not 1 <= judge_runs <= MAX_JUDGE_RUNS:
-        raise QaError(f"--judge-runs must lie in 1..{MAX_JUDGE_RUNS}, got {judge_runs}")
-    if len(judge_llms) < judge_runs:
-        raise QaError(f"{judge_runs} judge runs need {judge_runs} judge clients, got {len(judge_llms)}")
+    _check_memory_qa_options(dataset, judge_runs, judge_llms)
     cls = get_memory_system(system)  # UnknownMemorySystemError lists the registered names
     k_value, _ = resolve_k(cls.name, k)
     if store.encoder is None:
@@ -203,15 +198,53 @@ def run_memory_qa(
         memory_model=memory_llm.model if memory_llm is not None else None,
         encoder_id=store.encoder.encoder_id,
     )
-    run_id, config, models, qa_prompts, hashes = plan.run_id, plan.config, plan.models, plan.prompts, plan.hashes
+    run_id, config = plan.run_id, plan.config
     retriever = Retriever(store.driver, store.encoder, store.database)
     outcome = MemoryQaOutcome(run_id, config, MemoryQaSummary.empty(run_id, config, judge_runs))
     outcome.notes = list(prepared.notes)
-
     # 1. memories: the system's own builder, resumable (pairs taken in before are skipped)
+    outcome.build = _build_memory(store, retriever, cls.name, profile_ids, memory_llm)
+    emit(
+        f"qa {run_id} ({config['label']}): memory of {len(profile_ids)} profile(s) built "
+        f"({outcome.build['pairs_built_now']} pair(s) now, {outcome.build['pairs_skipped']} before)"
+    )
+    append_run_started(store, run_id, prepared.name, path, item_ids, config, plan.models, plan.hashes)
+    _ask_questions(
+        store,
+        retriever,
+        outcome,
+        cls.name,
+        k_value,
+        questions,
+        profile_ids,
+        judge_runs,
+        answer_llm,
+        judge_llms,
+        plan.prompts,
+        flush_every_s,
+    )
+    outcome.summary = summarise_memory_run(store, run_id, config, questions, judge_runs, profile_ids)
+    emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} verdicts, {outcome.skipped_done} were done")
+    return outcome
+
+
+def _check_memory_qa_options(dataset: str, judge_runs: int, judge_llms: Sequence[LLMClient]) -> None:
+    """QaError for a dataset the line does not read, or a number of judge runs out of range or without clients."""
+    if dataset not in QA_DATASETS:
+        raise QaError(f"--dataset {dataset!r}: eval qa --system reads {' or '.join(QA_DATASETS)}")
+    if not 1 <= judge_runs <= MAX_JUDGE_RUNS:
+        raise QaError(f"--judge-runs must lie in 1..{MAX_JUDGE_RUNS}, got {judge_runs}")
+    if len(judge_llms) < judge_runs:
+        raise QaError(f"{judge_runs} judge runs need {judge_runs} judge clients, got {len(judge_llms)}")
+
+
+def _build_memory(
+    store: EventStore, retriever: Retriever, system: str, profile_ids: list[str], memory_llm: LLMClient | None
+) -> dict[str, Any]:
+    """Build the system's memory of these profiles with its own resumable builder; what this pass built."""
     started = time.perf_counter()
-    reports: list[BuildReport] = build_profiles(cls.name, store, retriever, profile_ids, llm=memory_llm)
-    outcome.build = {
+    reports: list[BuildReport] = build_profiles(system, store, retriever, profile_ids, llm=memory_llm)
+    return {
         "profiles": len(profile_ids),
         "pairs_built_now": sum(r.pairs_built for r in reports),
         "pairs_skipped": sum(r.pairs_skipped for r in reports),
@@ -219,17 +252,31 @@ def run_memory_qa(
         "llm_calls_now": sum(r.llm_calls for r in reports),
         "seconds": round(time.perf_counter() - started, 3),
     }
-    emit(
-        f"qa {run_id} ({config['label']}): memory of {len(profile_ids)} profile(s) built "
-        f"({outcome.build['pairs_built_now']} pair(s) now, {outcome.build['pairs_skipped']} before)"
-    )
-    append_run_started(store, run_id, prepared.name, path, item_ids, config, models, hashes)
+
+
+def _ask_questions(
+    store: EventStore,
+    retriever: Retriever,
+    outcome: MemoryQaOutcome,
+    system: str,
+    k: int,
+    questions: list[QaQuestion],
+    profile_ids: list[str],
+    judge_runs: int,
+    answer_llm: LLMClient,
+    judge_llms: Sequence[LLMClient],
+    prompts: MemoryQaPrompts,
+    flush_every_s: float,
+) -> None:
+    """Answer and judge every question with a judge run missing (a question done before is skipped); what the
+    writer holds is appended however the loop ends, and the loop's times go to `outcome`."""
+    run_id = outcome.qa_run_id
     done = {r.item_id: r for r in memory_answer_rows(store, run_id, questions)}
     turns = turn_sessions(store, profile_ids)
     writer = _BufferedWriter(store, flush_every_s)
     loop_started = time.perf_counter()
     try:
-        with sdk_rankers(store, [cls.name]):
+        with sdk_rankers(store, [system]):
             for q in questions:
                 row = done.get(q.item_id)
                 missing = [r for r in range(1, judge_runs + 1) if row is None or r not in row.verdicts]
@@ -242,8 +289,8 @@ def run_memory_qa(
                     retriever,
                     writer,
                     outcome,
-                    cls.name,
-                    k_value,
+                    system,
+                    k,
                     run_id,
                     q,
                     turns,
@@ -251,7 +298,7 @@ def run_memory_qa(
                     missing,
                     answer_llm,
                     judge_llms,
-                    qa_prompts,
+                    prompts,
                 )
                 outcome.per_question_ms.append((time.perf_counter() - t0) * 1000)
                 outcome.llm_ms.append(llm_s * 1000)
@@ -260,9 +307,6 @@ def run_memory_qa(
         writer.flush()
         _add(outcome, "append", (time.perf_counter() - flushed) * 1000 + writer.seconds_in_periodic_flushes * 1000)
         outcome.loop_seconds = time.perf_counter() - loop_started
-    outcome.summary = summarise_memory_run(store, run_id, config, questions, judge_runs, profile_ids)
-    emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} verdicts, {outcome.skipped_done} were done")
-    return outcome
 
 
 def _add(outcome: MemoryQaOutcome, phase: str, ms: float) -> None:
@@ -315,86 +359,137 @@ def _answer_and_judge(
     llm_s = 0.0
     answer_event: QaAnswered | None = None
     if row is None:
-        started = time.perf_counter()
-        found = retriever.search_memories(
-            get_memory_system(system).search_recipe, q.question, profile_id=q.profile_id, k=k
+        answer_event, answer_text, answer_s = _answer_question(
+            retriever, outcome, system, k, answer_id, run_id, q, turns, answer_llm, prompts
         )
-        search_ms = (time.perf_counter() - started) * 1000
-        _add(outcome, "search", search_ms)
-        hits = list(found.memories)[:k]
-        started = time.perf_counter()
-        sessions = {h.memory_id: memory_sessions(h.source_turn_ids, turns) for h in hits}
-        fed: list[dict[str, Any]] = []
-        for h in hits:
-            dated = [date for _, date, _ in sessions[h.memory_id] if date]
-            fed.append({"memory_id": h.memory_id, "text": h.text, "date": dated[0] if dated else None})
-        memories_text = render_memories(fed)
-        memory_tokens = sum(WORDPIECE.count([str(m["text"]) for m in fed])) if fed else 0
-        messages = render_messages(prompts.answer, memories=memories_text, question=q.question)
-        _add(outcome, "prompt", (time.perf_counter() - started) * 1000)
-        started = time.perf_counter()
-        chat = answer_llm.chat(messages)
-        answer_s = time.perf_counter() - started
         llm_s += answer_s
-        _add(outcome, "answer", answer_s * 1000)
-        answer_text = (chat.content or "").strip()
-        session_ids = list(dict.fromkeys(sid for h in hits for sid, _, _ in sessions[h.memory_id]))
-        answer_event = QaAnswered(
-            answer_id=answer_id,
-            qa_run_id=run_id,
-            item_id=q.item_id,
-            answer=answer_text,
-            fed_unit_ids=[h.memory_id for h in hits],
-            fed_session_ids=session_ids,
-            fed_memory_ids=[h.memory_id for h in hits],
-            model=answer_llm.model,
-            prompt_sha256=prompts.answer.sha256,
-            tokens_in=chat.tokens_in,
-            tokens_out=chat.tokens_out,
-            reader_ms=round(answer_s * 1000, 3),
-            details={
-                "line": LINE,
-                "system": system,
-                "k": k,
-                "category": question_category(q),
-                "n_memories": len(hits),
-                "search_ms": round(search_ms, 3),
-                "memory_tokens": memory_tokens,
-                "search_notes": list(found.notes),
-            },
-            exchange=chat.exchange,
-        )
     else:
         answer_text = row.answer or ""
     adversarial = is_adversarial(q)
-    template = prompts.adversarial if adversarial else prompts.judge
-    verdicts = []
+    verdicts: list[QaAnswerJudged] = []
     try:
-        for judge_run in judge_runs:
-            started = time.perf_counter()
-            verdicts.append(
-                judge_binary(
-                    judge_llms[judge_run - 1],
-                    template,
-                    rule=RULE_ADVERSARIAL if adversarial else RULE_ANSWER,
-                    judge_run=judge_run,
-                    answer_id=answer_id,
-                    qa_run_id=run_id,
-                    item_id=q.item_id,
-                    question=q.question,
-                    gold=q.reference_answer,
-                    answer=answer_text,
-                )
-            )
-            llm_s += time.perf_counter() - started
-            _add(outcome, "judge", (time.perf_counter() - started) * 1000)
+        llm_s += _judge_answer(
+            outcome, judge_runs, judge_llms, prompts, adversarial, answer_id, run_id, q, answer_text, verdicts
+        )
     finally:
         # The answer and the verdicts made so far are kept even when a judge call fails (the rerun goes on).
-        events = [e for e in (answer_event, *verdicts) if e is not None]
-        started, periodic = time.perf_counter(), writer.seconds_in_periodic_flushes
-        writer.add([NewEvent(e, ACTOR) for e in events])
-        flushing = writer.seconds_in_periodic_flushes - periodic  # counted under "append"
-        _add(outcome, "queue", (time.perf_counter() - started - flushing) * 1000)
+        _queue_events(writer, outcome, [e for e in (answer_event, *verdicts) if e is not None])
     outcome.answered_now += answer_event is not None
     outcome.judged_now += len(verdicts)
     return llm_s
+
+
+def _answer_question(
+    retriever: Retriever,
+    outcome: MemoryQaOutcome,
+    system: str,
+    k: int,
+    answer_id: str,
+    run_id: str,
+    q: QaQuestion,
+    turns: TurnSessions,
+    answer_llm: LLMClient,
+    prompts: MemoryQaPrompts,
+) -> tuple[QaAnswered, str, float]:
+    """Search the system's memories for the question, feed the best k (dated by their sessions) to the answerer;
+    the answer event, its text and the seconds inside the LLM call. Search, prompt and answer times go to
+    `outcome`."""
+    started = time.perf_counter()
+    found = retriever.search_memories(get_memory_system(system).search_recipe, q.question, profile_id=q.profile_id, k=k)
+    search_ms = (time.perf_counter() - started) * 1000
+    _add(outcome, "search", search_ms)
+    hits = list(found.memories)[:k]
+    started = time.perf_counter()
+    sessions = {h.memory_id: memory_sessions(h.source_turn_ids, turns) for h in hits}
+    fed = _fed_memories(hits, sessions)
+    memories_text = render_memories(fed)
+    memory_tokens = sum(WORDPIECE.count([str(m["text"]) for m in fed])) if fed else 0
+    messages = render_messages(prompts.answer, memories=memories_text, question=q.question)
+    _add(outcome, "prompt", (time.perf_counter() - started) * 1000)
+    started = time.perf_counter()
+    chat = answer_llm.chat(messages)
+    answer_s = time.perf_counter() - started
+    _add(outcome, "answer", answer_s * 1000)
+    answer_text = (chat.content or "").strip()
+    session_ids = list(dict.fromkeys(sid for h in hits for sid, _, _ in sessions[h.memory_id]))
+    answer_event = QaAnswered(
+        answer_id=answer_id,
+        qa_run_id=run_id,
+        item_id=q.item_id,
+        answer=answer_text,
+        fed_unit_ids=[h.memory_id for h in hits],
+        fed_session_ids=session_ids,
+        fed_memory_ids=[h.memory_id for h in hits],
+        model=answer_llm.model,
+        prompt_sha256=prompts.answer.sha256,
+        tokens_in=chat.tokens_in,
+        tokens_out=chat.tokens_out,
+        reader_ms=round(answer_s * 1000, 3),
+        details={
+            "line": LINE,
+            "system": system,
+            "k": k,
+            "category": question_category(q),
+            "n_memories": len(hits),
+            "search_ms": round(search_ms, 3),
+            "memory_tokens": memory_tokens,
+            "search_notes": list(found.notes),
+        },
+        exchange=chat.exchange,
+    )
+    return answer_event, answer_text, answer_s
+
+
+def _fed_memories(hits: Sequence[Any], sessions: dict[str, list[tuple[str, str | None, int]]]) -> list[dict[str, Any]]:
+    """The memories fed to the answerer, best first, each with the date of its earliest dated session."""
+    fed: list[dict[str, Any]] = []
+    for h in hits:
+        dated = [date for _, date, _ in sessions[h.memory_id] if date]
+        fed.append({"memory_id": h.memory_id, "text": h.text, "date": dated[0] if dated else None})
+    return fed
+
+
+def _judge_answer(
+    outcome: MemoryQaOutcome,
+    judge_runs: list[int],
+    judge_llms: Sequence[LLMClient],
+    prompts: MemoryQaPrompts,
+    adversarial: bool,
+    answer_id: str,
+    run_id: str,
+    q: QaQuestion,
+    answer_text: str,
+    verdicts: list[QaAnswerJudged],
+) -> float:
+    """Judge the answer once per missing judge run (adversarial questions with the abstention variant),
+    appending each verdict to `verdicts` as it comes; seconds inside the LLM calls."""
+    template = prompts.adversarial if adversarial else prompts.judge
+    llm_s = 0.0
+    for judge_run in judge_runs:
+        started = time.perf_counter()
+        verdicts.append(
+            judge_binary(
+                judge_llms[judge_run - 1],
+                template,
+                rule=RULE_ADVERSARIAL if adversarial else RULE_ANSWER,
+                judge_run=judge_run,
+                answer_id=answer_id,
+                qa_run_id=run_id,
+                item_id=q.item_id,
+                question=q.question,
+                gold=q.reference_answer,
+                answer=answer_text,
+            )
+        )
+        llm_s += time.perf_counter() - started
+        _add(outcome, "judge", (time.perf_counter() - started) * 1000)
+    return llm_s
+
+
+def _queue_events(writer: _BufferedWriter, outcome: MemoryQaOutcome, events: list[QaAnswered | QaAnswerJudged]) -> None:
+    """Hand the events to the buffered writer, timing the handing over as "queue" (a periodic flush it sets off
+    is counted under "append")."""
+    started, periodic = time.perf_counter(), writer.seconds_in_periodic_flushes
+    writer.add([NewEvent(e, ACTOR) for e in events])
+    flushing = writer.seconds_in_periodic_flushes - periodic  # counted under "append"
+    _add(outcome, "queue", (time.perf_counter() - started - flushing) * 1000)
