@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
@@ -18,6 +18,13 @@ from cli.context import console, err_console, expected_errors, open_store, progr
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
 from graph.errors import BadInputError, UsageError
+
+if TYPE_CHECKING:
+    from agents.judging.memory_base import MemoryJudge
+    from agents.llm.roles import LLMRoles
+    from agents.memory_quality.coverage import Coverage
+    from agents.prompts.registry import PromptSet
+    from graph.store import EventStore
 
 EXIT_JUDGE_FAILURES = EXIT_ENDPOINT_OR_PARTIAL
 
@@ -83,10 +90,7 @@ def memory(
     from agents.judging.registry import parse_memory_judges
     from agents.llm.roles import LLMRoles
     from agents.memory.registry import get_memory_system
-    from agents.memory_quality.coverage import compute_coverage
-    from agents.memory_quality.pipeline import run_memory_judges
-    from agents.memory_quality.questions import load_questions
-    from agents.memory_quality.report import NEEDS_LLM_NOTE, build_memory_quality_data
+    from agents.memory_quality.report import build_memory_quality_data
     from agents.prompts.registry import PromptSet
     from agents.reports.write import reports_dir, write_report
 
@@ -99,58 +103,11 @@ def memory(
             check_endpoints(roles, ["judge"], not no_endpoint_check)
         with open_store() as store:
             dataset_name, profile_ids = _resolve_profiles(store, dataset, list(profiles or []))
-            coverage = compute_coverage(store.driver, store.database, name, profile_ids)
-            if coverage.n_memories == 0:
-                raise UsageError(
-                    f"memory system {name!r} has no memories for the {len(profile_ids)} profile(s) of "
-                    f"{dataset_name!r}: build them first with `./colabench memory build --system {name}`"
-                )
-            _print_coverage(coverage)
-            notes: list[str] = []
-            if coverage.profiles_without_memories:
-                notes.append(
-                    f"{len(coverage.profiles_without_memories)} profile(s) have no {name} memories (their points "
-                    f"count as not remembered): {', '.join(coverage.profiles_without_memories[:10])}"
-                )
-            if coverage.n_update_points == 0 and any(j.axis == "update" for j in chosen):
-                notes.append(
-                    "no update points: no fact of these profiles names a fact it supersedes (metadata "
-                    "`supersedes`), so the update judge had nothing to judge"
-                )
-            if any(j.axis == "qa" for j in chosen) and not load_questions(store.driver, store.database, profile_ids):
-                notes.append(
-                    "no questions: no item of these profiles has a reference answer, so the qa judge had nothing "
-                    "to judge"
-                )
-            judged: dict[str, Any] | None = None
-            failures = 0
-            if chosen and not roles.configured("judge"):
-                err_console.print(f"[yellow]no LLM configured[/]: {NEEDS_LLM_NOTE}")
-            elif chosen:
-                llm = roles.client("judge")
-                outcome = run_memory_judges(
-                    store,
-                    name,
-                    profile_ids,
-                    chosen,
-                    llm,
-                    prompts,
-                    max_memories=max_memories,
-                    qa_k=qa_k,
-                    concurrency=concurrency,
-                    progress=_progress("memory judges"),
-                )
-                judged = {
-                    **outcome.as_dict(),
-                    "judge": roles.public_records(["judge"])["judge"],
-                    "prompts": prompts.records([n for j in chosen for n in j.prompt_names()]),
-                }
-                failures = sum(outcome.failed.values())
-                if failures:
-                    notes.append(
-                        f"{failures} target(s) left unjudged by endpoint errors (rerun to judge them); latest: "
-                        f"{' '.join(str(outcome.last_error).split())[:300]}"
-                    )
+            coverage = _coverage(store, name, dataset_name, profile_ids)
+            notes = _coverage_notes(store, name, coverage, chosen, profile_ids)
+            judged, failures = _judge_memories(
+                store, name, profile_ids, chosen, roles, prompts, max_memories, qa_k, concurrency, notes
+            )
             data = build_memory_quality_data(
                 store.driver, store.database, name, dataset_name, profile_ids, judged=judged, notes=notes
             )
@@ -163,6 +120,94 @@ def memory(
     console.print(f"memory-quality report: {write_report(data, folder)}")
     if failures:
         raise typer.Exit(EXIT_JUDGE_FAILURES)
+
+
+def _coverage(store: EventStore, name: str, dataset_name: str, profile_ids: list[str]) -> Coverage:
+    """The system's no-LLM coverage of these profiles, printed; UsageError when it holds no memory of them."""
+    from agents.memory_quality.coverage import compute_coverage
+
+    coverage = compute_coverage(store.driver, store.database, name, profile_ids)
+    if coverage.n_memories == 0:
+        raise UsageError(
+            f"memory system {name!r} has no memories for the {len(profile_ids)} profile(s) of "
+            f"{dataset_name!r}: build them first with `./colabench memory build --system {name}`"
+        )
+    _print_coverage(coverage)
+    return coverage
+
+
+def _coverage_notes(
+    store: EventStore, name: str, coverage: Coverage, chosen: list[MemoryJudge], profile_ids: list[str]
+) -> list[str]:
+    """Notes on what the judges will not see: profiles without memories, and no update points or questions for
+    the chosen judges of those axes."""
+    from agents.memory_quality.questions import load_questions
+
+    notes: list[str] = []
+    if coverage.profiles_without_memories:
+        notes.append(
+            f"{len(coverage.profiles_without_memories)} profile(s) have no {name} memories (their points "
+            f"count as not remembered): {', '.join(coverage.profiles_without_memories[:10])}"
+        )
+    if coverage.n_update_points == 0 and any(j.axis == "update" for j in chosen):
+        notes.append(
+            "no update points: no fact of these profiles names a fact it supersedes (metadata "
+            "`supersedes`), so the update judge had nothing to judge"
+        )
+    if any(j.axis == "qa" for j in chosen) and not load_questions(store.driver, store.database, profile_ids):
+        notes.append(
+            "no questions: no item of these profiles has a reference answer, so the qa judge had nothing to judge"
+        )
+    return notes
+
+
+def _judge_memories(
+    store: EventStore,
+    name: str,
+    profile_ids: list[str],
+    chosen: list[MemoryJudge],
+    roles: LLMRoles,
+    prompts: PromptSet,
+    max_memories: int,
+    qa_k: int,
+    concurrency: int,
+    notes: list[str],
+) -> tuple[dict[str, Any] | None, int]:
+    """Run the chosen memory judges when the `judge` role has an endpoint (else say why not); what they judged
+    (None without judges or an endpoint) and the targets endpoint errors left unjudged (noted in `notes`)."""
+    from agents.memory_quality.pipeline import run_memory_judges
+    from agents.memory_quality.report import NEEDS_LLM_NOTE
+
+    if chosen and not roles.configured("judge"):
+        err_console.print(f"[yellow]no LLM configured[/]: {NEEDS_LLM_NOTE}")
+        return None, 0
+    if not chosen:
+        return None, 0
+    llm = roles.client("judge")
+    outcome = run_memory_judges(
+        store,
+        name,
+        profile_ids,
+        chosen,
+        llm,
+        prompts,
+        max_memories=max_memories,
+        qa_k=qa_k,
+        concurrency=concurrency,
+        progress=_progress("memory judges"),
+    )
+    judged = {
+        **outcome.as_dict(),
+        "judge": roles.public_records(["judge"])["judge"],
+        "prompts": prompts.records([n for j in chosen for n in j.prompt_names()]),
+    }
+    failures = sum(outcome.failed.values())
+    if failures:
+        notes.append(
+            f"{failures} target(s) left unjudged by endpoint errors (rerun to judge them); latest: "
+            f"{' '.join(str(outcome.last_error).split())[:300]}"
+        )
+    return judged, failures
 
 
 def _progress(label: str) -> Callable[[int, int], None]:
