@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich import box
@@ -18,8 +18,12 @@ from cli.context import console, expected_errors, open_store
 from cli.ingest_cmd import resolve_dataset_path
 from cli.progress_lines import phase_progress
 from graph.errors import BadInputError
-from query.recipes import RECIPES, parse_recipes
+from query.recipes import RECIPES, Recipe, parse_recipes
 from query.retriever import MAX_K, Retriever
+
+if TYPE_CHECKING:
+    from agents.llm.roles import LLMRoles
+    from agents.retrieval_eval.expansion_rows import RetrievalExpansion
 
 app = typer.Typer(rich_markup_mode=None, no_args_is_help=True)
 
@@ -96,10 +100,27 @@ def retrieval(
     """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe.
 
     Progress goes to stderr: a bar on a terminal, plain lines every 10 s otherwise."""
-    from agents.retrieval_eval.pipeline import run_retrieval_eval
-
     check_granularity(granularity)
     ks = parse_ks(k)
+    chosen = _chosen_recipes(recipes, kappa, keyword_analyzer, keyword_padding)
+    source = resolve_dataset_path(path)
+    from cli.eval_qa_cmd import retrieval_expansion
+
+    expansion, fact_roles = retrieval_expansion(key_expansion, time_aware, prompt)
+    report = _evaluate_recipes(
+        dataset, source, chosen, ks, limit, granularity, variant, expansion, fact_roles, locomo_caption
+    )
+    print_report(report)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False), encoding="utf-8")
+        console.print(f"wrote {out} ({len(report.rows):,} item rows)")
+
+
+def _chosen_recipes(
+    recipes: str, kappa: float | None, keyword_analyzer: str | None, keyword_padding: bool | None
+) -> list[Recipe]:
+    """The recipes named, with the command line's RRF kappa and keyword channel settings applied to each."""
     chosen = parse_recipes(recipes)
     if kappa is not None:
         chosen = [r.with_kappa(kappa) for r in chosen]
@@ -109,22 +130,36 @@ def retrieval(
         if keyword_analyzer is not None and keyword_analyzer.strip().lower() not in ANALYZERS:
             raise BadInputError(f"--keyword-analyzer must be one of {', '.join(ANALYZERS)}, got {keyword_analyzer!r}")
         chosen = [r.with_keyword(keyword_analyzer, keyword_padding) for r in chosen]
-    source = resolve_dataset_path(path)
-    from cli.eval_qa_cmd import retrieval_expansion
+    return chosen
 
-    expansion, fact_roles = retrieval_expansion(key_expansion, time_aware, prompt)
+
+def _evaluate_recipes(
+    dataset: str,
+    source: Path,
+    chosen: list[Recipe],
+    ks: list[int],
+    limit: int | None,
+    granularity: str,
+    variant: str | None,
+    expansion: RetrievalExpansion | None,
+    fact_roles: LLMRoles | None,
+    caption: str | None,
+) -> EvalReport:
+    """Run the evaluation in the store, with the LLM-built systems' builder when the `memory` role has an
+    endpoint and the SDK rankers of the systems the recipes read; every client is closed however it ends."""
+    from agents.memory.rankers import sdk_rankers
+    from agents.retrieval_eval.pipeline import run_retrieval_eval
+
     with open_store() as store, phase_progress() as on_progress:
         assert store.encoder is not None
         retriever = Retriever(store.driver, store.encoder, store.database)
         builder, roles = llm_memory_builder(store, retriever)
-        from agents.memory.rankers import sdk_rankers
-
         try:
             with sdk_rankers(store, {r.memory_system for r in chosen if r.needs_profile}):
-                report = run_retrieval_eval(
+                return run_retrieval_eval(
                     store, retriever, dataset, source, chosen, ks, limit=limit, progress=on_progress,
                     memory_builder=builder, granularity=granularity, variant=variant, expansion=expansion,
-                    caption=locomo_caption,
+                    caption=caption,
                 )
         finally:
             if fact_roles is not None:
@@ -132,11 +167,6 @@ def retrieval(
             retriever.close()
             if roles is not None:
                 roles.close()
-    print_report(report)
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False), encoding="utf-8")
-        console.print(f"wrote {out} ({len(report.rows):,} item rows)")
 
 
 def llm_memory_builder(store: Any, retriever: Retriever) -> tuple[Any, Any]:
