@@ -212,6 +212,50 @@ def test_padded_knowledge_keyword_list_appends_the_other_documents_by_id_at_scor
 
 
 @pytest.mark.neo4j
+def test_keyword_read_is_deepened_until_the_depth_is_filled_or_the_index_has_no_more(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """Six documents of four chunks each say "sunrise": a read of 4 chunks holds at most 4 documents, fewer than
+    a depth of 5, so the channel reads deeper and fills it (on the one-statement HYBRID path, the two-statement
+    one and KEYWORD alone); with `fill_keyword` off it keeps the short list. "lighthouse" is in two documents
+    only: the deepened read stops when the index has no more and the list stays at 2."""
+    emptied_store(store.driver, store.encoder)
+    docs = tmp_path / "kb.jsonl"
+    filler = " ".join(["word"] * 120)
+    lines = []
+    for n in range(6):
+        extra = " lighthouse" if n < 2 else ""
+        text = "\n".join(f"Part {p} of a sunrise{extra} {filler}" for p in range(4))
+        lines.append({"doc_id": f"kw:{n}", "title": f"Doc {n}", "text": text})
+    docs.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    write_events(store, load_input(docs, "kb"))
+    with store.driver.session() as session:
+        assert session.run("MATCH (c:Chunk) RETURN count(c) AS n").single()["n"] == 24
+
+    def shallow(recipe):  # type: ignore[no-untyped-def]
+        knowledge = recipe.knowledge.model_copy(update={"chunks": 4, "depth": 5})
+        return recipe.model_copy(update={"knowledge": knowledge})
+
+    one = Retriever(store.driver, store.encoder, exact_max_chunks=0)  # type: ignore[arg-type]
+    two = Retriever(store.driver, store.encoder, exact_max_chunks=0, one_statement=False)  # type: ignore[arg-type]
+    try:
+        for retriever in (one, two):
+            hybrid = retriever.search(shallow(HYBRID), "sunrise", k=5)
+            assert hybrid.list_sizes["knowledge.keyword"] == 5
+            assert ("hybrid" in hybrid.timings_ms) == (retriever is one)
+            assert retriever.search(shallow(HYBRID), "lighthouse", k=5).list_sizes["knowledge.keyword"] == 2
+        keyword = one.search(shallow(KEYWORD), "sunrise", k=5)
+        assert len(keyword.documents) == 5
+        for retriever in (one, two):
+            retriever.knowledge.fill_keyword = False
+            assert retriever.search(shallow(HYBRID), "sunrise", k=5).list_sizes["knowledge.keyword"] <= 4
+        assert len(one.search(shallow(KEYWORD), "sunrise", k=5).documents) <= 4
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.neo4j
 def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: EventStore, retriever: Retriever) -> None:
     emptied_store(store.driver, store.encoder)
     english = HYBRID.with_keyword("english").model_copy(update={"name": "HYBRID_ENGLISH"})
