@@ -7,7 +7,8 @@ read gives, and the chunks needed to reach the depth; then recall of HYBRID and 
 the keyword read deepened until the depth is filled (query.knowledge, `fill_keyword`) and without (one read),
 paired (exact McNemar on recall_any@10), with the short keyword lists and the search times of each.
 
-    python bench/bench_kb_keyword_depth.py [--kb-docs 1000] [--kb-limit 500] [--out test-artifacts/kb_keyword_depth]
+    python bench/bench_kb_keyword_depth.py [--kb-docs 1000] [--kb-limit 500] [--no-eval] [--timing-rounds N]
+        [--out test-artifacts/kb_keyword_depth]
 """
 
 from __future__ import annotations
@@ -133,11 +134,33 @@ def eval_lines(before: list[Any], after: list[Any]) -> list[str]:
     return lines
 
 
+def timing_lines(retriever: Any, items: list[Any], rounds: int) -> list[str]:
+    """Search times of HYBRID (both analyzers) with one read and deepened, interleaved per question (the order
+    alternates), so that a warming cache or a change of machine load falls on both alike."""
+    from query.recipes import HYBRID
+
+    times: dict[tuple[str, bool], list[float]] = {}
+    for analyzer in ANALYZER_NAMES:
+        recipe = HYBRID.with_keyword(analyzer)
+        for position, item in enumerate(items * rounds):
+            for fill in (False, True) if position % 2 == 0 else (True, False):
+                retriever.knowledge.fill_keyword = fill
+                started = time.perf_counter()
+                retriever.search(recipe, item.question, k=10)
+                times.setdefault((analyzer, fill), []).append((time.perf_counter() - started) * 1000)
+    lines = [f"  search time, HYBRID k=10, interleaved ({rounds} round(s) of {len(items)} questions), ms p50 / p95:"]
+    for (analyzer, fill), got in times.items():
+        label = "deepened" if fill else "one read"
+        lines.append(f"    {analyzer:<8} {label:<9} {np.median(got):6.1f} / {np.percentile(got, 95):6.1f}")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kb-docs", type=int, default=1000, help="KB documents in the sample (with their QA)")
     parser.add_argument("--kb-limit", type=int, default=500, help="KB questions (stable subset)")
     parser.add_argument("--no-eval", action="store_true", help="only count the documents (no recall)")
+    parser.add_argument("--timing-rounds", type=int, default=0, help="interleaved HYBRID search timing rounds")
     parser.add_argument("--out", type=Path, default=REPO / "test-artifacts" / "kb_keyword_depth")
     args = parser.parse_args()
     if not (KB / "qa.jsonl.gz").exists():
@@ -163,18 +186,20 @@ def main() -> int:
         lines = count_lines(counts, depth, chunks)
         print("\n".join(lines), flush=True)
         result: dict[str, Any] = {"counts": counts}
-        if not args.no_eval:
-            retriever = Retriever(driver, encoder)
-            try:
+        retriever = Retriever(driver, encoder)
+        try:
+            if not args.no_eval:
                 before = evaluate(retriever, dataset, fill=False)
                 after = evaluate(retriever, dataset, fill=True)
-            finally:
-                retriever.close()
-            lines += eval_lines(before, after)
-            result["rows"] = {
-                "one_read": [r.model_dump(mode="json") for r in before],
-                "deepened": [r.model_dump(mode="json") for r in after],
-            }
+                lines += eval_lines(before, after)
+                result["rows"] = {
+                    "one_read": [r.model_dump(mode="json") for r in before],
+                    "deepened": [r.model_dump(mode="json") for r in after],
+                }
+            if args.timing_rounds:
+                lines += timing_lines(retriever, items, args.timing_rounds)
+        finally:
+            retriever.close()
     lines.append(f"({time.perf_counter() - started:.0f} s)")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "kb_keyword_depth.json").write_text(json.dumps(result), encoding="utf-8")
