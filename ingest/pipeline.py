@@ -211,8 +211,8 @@ def _caption_form_clashes(store: EventStore, result: AdapterResult) -> list[Prob
             None,
             "--locomo-caption",
             f"the graph holds {len(ids):,} of this input's LoCoMo image turns (e.g. {sorted(ids)[0]!r}) with the "
-            f"caption in the {found} form, and this input joins captions in the {form} form: ingest and evaluate "
-            f"with --locomo-caption {found}, or use an empty graph (ingest.adapters.locomo)",
+            f"caption in the {found} form, and this input joins captions in the {form} form: pass "
+            f"--locomo-caption {found} (`ingest`, `eval retrieval`), or use an empty graph (ingest.adapters.locomo)",
         )
         for found, ids in sorted(other.items())
     ]
