@@ -42,6 +42,11 @@ def ingest(
         2, "--workers", min=1, max=256, help="with --executor ray: the embedding actors"
     ),
     ray_address: str = ray_address_option(),
+    locomo_caption: str = typer.Option(
+        None, "--locomo-caption", metavar="bare|bracketed",
+        help="LoCoMo only: how an image turn's caption joins its text, \"<text> <caption>\" (bare, the default) "
+        "or \"<text> [image: <caption>]\" (bracketed)",
+    ),
 ) -> None:
     """Validate an input completely, then append it to the event log (resumable: rerun after a crash)."""
     from contextlib import ExitStack
@@ -54,9 +59,11 @@ def ingest(
         import time
 
         started = time.perf_counter()
-        result = load_input(source, fmt)
+        result = load_input(source, fmt, locomo_caption)
         parse_seconds = time.perf_counter() - started
     console.print(f"validated {source}: {len(result.events)} events for dataset [bold]{result.dataset}[/]")
+    if "locomo_caption" in result.settings:
+        console.print(f"LoCoMo image turns: caption format {result.settings['locomo_caption']}")
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
     with open_store(warn_incomplete=False) as store, ExitStack() as stack, progress_bar() as bar:
