@@ -102,6 +102,9 @@ class BatchReport:
     warnings: list[str] = field(default_factory=list)
     # Why the batch stopped before its work was done (a spending limit: "budget reached: ..."); None otherwise.
     stopped: str | None = None
+    # Stopped while preparing (no run started, so no run record holds it): what each preparation step spent,
+    # step (`memory:<system>`, `state`) -> usage per role and `total` (agents/runs/prep_usage.py).
+    preparation: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -190,6 +193,7 @@ def execute_batch(
             usage=roles.total_usage(),
             notes=notes,
             stopped=roles.budget_reason,
+            preparation=ready.usage.spent_by_step(),
         )
     batch = _open_batch(store, retriever, plan, roles, prompts, ready, notes, progress, retry_failed, claims)
     _start_runs(batch)
