@@ -27,7 +27,7 @@ from agents.memory.graphiti import pair_ids, undo
 from agents.memory.graphiti.clients import EncoderEmbedder, EncoderReranker, ProjectLLMClient, ResponseMode
 from agents.memory.graphiti.ids import SYSTEM, episode_body, episode_uuid, group_id, memory_id, reference_time
 from agents.memory.pairs import HistoryPair
-from agents.memory.registry import BuildContext, MemorySystem, register_memory_system
+from agents.memory.registry import BuildContext, BuildReport, MemorySystem, register_memory_system
 from graph.cypher_files import load_cypher
 from graph.events import MemoryWritten
 from graph.settings import Neo4jSettings
@@ -133,6 +133,17 @@ class GraphitiMemory(MemorySystem):
             self._loop.close()
 
     # --- building --------------------------------------------------------------------------------
+
+    def build(self, profile_id: str) -> BuildReport:
+        from agents.memory.build import processed_pair_ids
+
+        # a process stopped between a pair's events and the removal of its undo record left that record behind
+        done = [episode_uuid(profile_id, pair_id) for pair_id in sorted(processed_pair_ids(self, profile_id))]
+        if done:
+            store = self.ctx.store
+            with store.driver.session(database=store.database) as session:
+                session.run(load_cypher("memory/graphiti_undo_drop"), episodes=done).consume()
+        return super().build(profile_id)
 
     def build_pair(self, profile_id: str, pair: HistoryPair) -> list[MemoryWritten]:
         self._ensure_ready()

@@ -74,12 +74,36 @@ def rows(store: EventStore, query: str, **params: Any) -> list[dict[str, Any]]:
         return [r.data() for r in session.run(query, **params)]
 
 
+def failing_hook(fail_at: int) -> Any:
+    """Stands in for GraphitiMemory.pair_written: the `fail_at`-th call raises, as a process killed after a
+    pair's events were appended and before its undo record was dropped would stop."""
+    from agents.memory.graphiti.system import GraphitiMemory
+
+    original = GraphitiMemory.pair_written
+    calls = [0]
+
+    def pair_written(system: Any, profile_id: str, pair: Any) -> None:
+        calls[0] += 1
+        if calls[0] == fail_at:
+            raise KeyboardInterrupt("killed between the events and the undo record's removal")
+        original(system, profile_id, pair)
+
+    return pair_written
+
+
 def build_mini(
-    driver: Any, encoder: Any, cache: Path, *, stop_after_pair: int | None = None, monkeypatch: Any = None
+    driver: Any,
+    encoder: Any,
+    cache: Path,
+    *,
+    stop_after_pair: int | None = None,
+    stop_after_record: int | None = None,
+    monkeypatch: Any = None,
 ) -> Build:
     """Ingest the mini bundle into the emptied database and build Graphiti's memory of PROFILE; with
-    `stop_after_pair=k`, the first build stops once Graphiti has written pair k (1-based) and a second build
-    resumes it."""
+    `stop_after_pair=k`, the first build stops once Graphiti has written pair k (1-based), with
+    `stop_after_record=k` once pair k's events are written, and a second build resumes it."""
+    from agents.memory.graphiti.system import GraphitiMemory
     from ingest.pipeline import load_input, write_events
 
     store = emptied_store(driver, encoder)
@@ -96,6 +120,14 @@ def build_mini(
                 with pytest.raises(KeyboardInterrupt):
                     prepare_memory("graphiti", store, None, PROFILE, llm=llm)
                 monkeypatch.setattr(store, "append", failing.original)
+            if stop_after_record is not None:
+                original = GraphitiMemory.pair_written
+                monkeypatch.setattr(GraphitiMemory, "pair_written", failing_hook(stop_after_record))
+                with pytest.raises(KeyboardInterrupt):
+                    prepare_memory("graphiti", store, None, PROFILE, llm=llm)
+                monkeypatch.setattr(GraphitiMemory, "pair_written", original)
+                left = rows(store, "MATCH (u:GraphitiUndo {undo_kind: 'written'}) RETURN count(u) AS n")[0]["n"]
+                assert left == 1  # the stopped pair's record is still there
             prepare_memory("graphiti", store, None, PROFILE, llm=llm)
         finally:
             roles.close()
@@ -165,3 +197,14 @@ def test_a_build_stopped_after_graphitis_write_resumes_to_the_uninterrupted_reco
     assert resumed.entities == uninterrupted.entities
     assert resumed.facts == uninterrupted.facts
     assert resumed.undo_records == uninterrupted.undo_records == 0
+
+
+def test_an_undo_record_left_by_a_stop_after_the_last_pairs_events_is_dropped_and_nothing_redone(
+    uninterrupted: Build, driver: Any, encoder: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    last = len(uninterrupted.exchanges)
+    resumed = build_mini(driver, encoder, tmp_path / "cache.sqlite", stop_after_record=last, monkeypatch=monkeypatch)
+    assert resumed.requests == uninterrupted.requests  # every pair was written once: nothing asked again
+    assert resumed.exchanges == uninterrupted.exchanges
+    assert resumed.entities == uninterrupted.entities and resumed.facts == uninterrupted.facts
+    assert resumed.undo_records == 0
