@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich import box
@@ -20,6 +20,12 @@ from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.ingest_cmd import resolve_dataset_path
 from cli.spending_options import limit_spending, max_cost_option, max_tokens_option
+
+if TYPE_CHECKING:
+    from agents.llm.client import LLMClient
+    from agents.llm.roles import LLMRoles
+    from agents.prompts.registry import PromptSet
+    from agents.qa.feeds import FeedConfig
 
 NEEDS_LLM = (
     "eval qa needs an LLM for the reader and the judge: set COLABENCH_LLM_BASE_URL and COLABENCH_LLM_MODEL (or "
@@ -68,7 +74,6 @@ def qa(
     from agents.llm.roles import LLMRoles
     from agents.qa.errors import QaError
     from agents.qa.feeds import make_feed_config
-    from agents.qa.runner import run_qa
 
     if ctx.invoked_subcommand is not None:
         return
@@ -99,72 +104,106 @@ def qa(
         if dry_run:
             _dry_run(roles, source, config, reader, prompts, limit, out)
             return
-        has_llm = roles.configured("answerer") and roles.configured("judge")
-        if not has_llm and config.feed != "rag":
-            raise QaError(NEEDS_LLM)
-        fact_llm = None
-        if config.key_expansion == "facts":
-            role = "memory" if roles.configured("memory") else "answerer"
-            if not roles.configured(role):
-                raise QaError("--key-expansion facts extracts facts with an LLM: " + NEEDS_LLM.split(": ", 1)[1])
-            fact_llm = roles.client(role)
-        time_llm = None
-        if config.time_aware == "llm":
-            role = "memory" if roles.configured("memory") else "answerer"
-            if not roles.configured(role):
-                raise QaError(
-                    "--time-aware llm reads each question's time range with an LLM (`--time-aware rules` needs none): "
-                    + NEEDS_LLM.split(": ", 1)[1]
-                )
-            time_llm = roles.client(role)
-        reader_llm = roles.client("answerer") if has_llm else None
-        judge_llm = roles.client("judge") if has_llm else None
-        used = [c.role for c in (reader_llm, judge_llm, fact_llm, time_llm) if c is not None]
-        limit_spending(roles, list(dict.fromkeys(used)), max_cost, max_tokens)
-        check_endpoints(roles, used, not no_endpoint_check)
-        with open_store() as store:
-            try:
-                outcome = run_qa(
-                    store,
-                    source,
-                    config,
-                    reader=reader,
-                    reader_llm=reader_llm,
-                    judge_llm=judge_llm,
-                    fact_llm=fact_llm,
-                    time_llm=time_llm,
-                    limit=limit,
-                    progress_every_s=10.0,
-                    prompts=prompts,
-                )
-            except LLMInterruptedError:
-                if roles.budget_reason is None:
-                    raise
-                _budget_stop(roles)
-            if report is not None:
-                write_qa_report(store, report)
-        print_outcome(outcome)
-        from agents.llm.traffic import traffic_lines
-
-        for line in traffic_lines(roles.total_usage()):
-            console.print(line, highlight=False, markup=False, soft_wrap=True)
-        if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            payload: dict[str, Any] = {
-                "qa_run_id": outcome.qa_run_id,
-                "config": outcome.config,
-                "retrieval_only": outcome.retrieval_only,
-                "summary": outcome.summary.model_dump(mode="json", exclude={"rows"}),
-                "seconds": outcome.seconds,
-                "notes": outcome.notes,
-            }
-            out.write_text(json.dumps(payload, indent=1), encoding="utf-8")
-            console.print(f"wrote {out}")
-        if not has_llm:
-            err_console.print(f"[bold red]error:[/] {NEEDS_LLM}; only the retrieval figures above were computed")
-            sys.exit(1)
+        _reading_line(
+            roles, source, config, reader, prompts, limit, out, report, max_cost=max_cost, max_tokens=max_tokens,
+            endpoint_check=not no_endpoint_check,
+        )
     finally:
         roles.close()
+
+
+def _reading_line(
+    roles: LLMRoles,
+    source: Path,
+    config: FeedConfig,
+    reader: str,
+    prompts: PromptSet,
+    limit: int | None,
+    out: Path | None,
+    report: Path | None,
+    *,
+    max_cost: float,
+    max_tokens: int,
+    endpoint_check: bool,
+) -> None:
+    """Run (or resume) the LongMemEval reading line and print it; without a reader and a judge, the rag feed's
+    retrieval figures only, then exit 1 saying why."""
+    from agents.qa.errors import QaError
+    from agents.qa.runner import run_qa
+
+    has_llm = roles.configured("answerer") and roles.configured("judge")
+    if not has_llm and config.feed != "rag":
+        raise QaError(NEEDS_LLM)
+    fact_llm, time_llm = _expansion_clients(roles, config)
+    reader_llm = roles.client("answerer") if has_llm else None
+    judge_llm = roles.client("judge") if has_llm else None
+    used = [c.role for c in (reader_llm, judge_llm, fact_llm, time_llm) if c is not None]
+    limit_spending(roles, list(dict.fromkeys(used)), max_cost, max_tokens)
+    check_endpoints(roles, used, endpoint_check)
+    with open_store() as store:
+        try:
+            outcome = run_qa(
+                store,
+                source,
+                config,
+                reader=reader,
+                reader_llm=reader_llm,
+                judge_llm=judge_llm,
+                fact_llm=fact_llm,
+                time_llm=time_llm,
+                limit=limit,
+                progress_every_s=10.0,
+                prompts=prompts,
+            )
+        except LLMInterruptedError:
+            if roles.budget_reason is None:
+                raise
+            _budget_stop(roles)
+        if report is not None:
+            write_qa_report(store, report)
+    print_outcome(outcome)
+    from agents.llm.traffic import traffic_lines
+
+    for line in traffic_lines(roles.total_usage()):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        payload: dict[str, Any] = {
+            "qa_run_id": outcome.qa_run_id,
+            "config": outcome.config,
+            "retrieval_only": outcome.retrieval_only,
+            "summary": outcome.summary.model_dump(mode="json", exclude={"rows"}),
+            "seconds": outcome.seconds,
+            "notes": outcome.notes,
+        }
+        out.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+        console.print(f"wrote {out}")
+    if not has_llm:
+        err_console.print(f"[bold red]error:[/] {NEEDS_LLM}; only the retrieval figures above were computed")
+        sys.exit(1)
+
+
+def _expansion_clients(roles: LLMRoles, config: FeedConfig) -> tuple[LLMClient | None, LLMClient | None]:
+    """The clients that extract key facts (`--key-expansion facts`) and read time ranges (`--time-aware llm`):
+    the memory role's, else the answerer's; QaError when neither is configured."""
+    from agents.qa.errors import QaError
+
+    fact_llm = None
+    if config.key_expansion == "facts":
+        role = "memory" if roles.configured("memory") else "answerer"
+        if not roles.configured(role):
+            raise QaError("--key-expansion facts extracts facts with an LLM: " + NEEDS_LLM.split(": ", 1)[1])
+        fact_llm = roles.client(role)
+    time_llm = None
+    if config.time_aware == "llm":
+        role = "memory" if roles.configured("memory") else "answerer"
+        if not roles.configured(role):
+            raise QaError(
+                "--time-aware llm reads each question's time range with an LLM (`--time-aware rules` needs none): "
+                + NEEDS_LLM.split(": ", 1)[1]
+            )
+        time_llm = roles.client(role)
+    return fact_llm, time_llm
 
 
 def _dry_run(roles: Any, source: Path, config: Any, reader: str, prompts: Any, limit: int | None,

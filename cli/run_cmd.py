@@ -169,7 +169,7 @@ def run(
     and writing nothing. `--max-cost` / `--max-tokens` stop it cleanly when reached (resumable). Exit codes: 0
     every attempt answered, 1 a crash or an expected error, 2 bad input, 3 some attempts or judgments failed at
     the endpoint or a budget stopped it, 130 Ctrl-C."""
-    from agents.agreement.panel import parse_judge_models
+    from agents.judging.panel import parse_judge_models
     from agents.methods import parse_methods
     from agents.prompts.registry import PromptSet
 

@@ -18,7 +18,7 @@ from neo4j import Driver
 from pydantic import BaseModel
 
 from agents.agreement.kappa import Agreement, kappa_with_interval
-from agents.agreement.panel import PANEL_KEY
+from agents.judging.panel import PANEL_KEY
 from agents.metrics.attempts import RunRecord
 from agents.metrics.bootstrap import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from agents.metrics.comparison import MIN_INFORMATIVE_CLUSTERS

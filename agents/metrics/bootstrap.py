@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# PROTOCOL.md's bootstrap settings; the run record stores them (agents/runs/record.py reads them from here)
+# PROTOCOL.md's bootstrap settings; the run record stores them (agents/runs/plan.py reads them from here)
 BOOTSTRAP_SEED = 20261014
 BOOTSTRAP_RESAMPLES = 20_000
 

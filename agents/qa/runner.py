@@ -22,7 +22,7 @@ from agents.prompts.registry import PromptSet
 from agents.qa.errors import QaError
 from agents.qa.facts import llm_fact_extractor
 from agents.qa.feeds import FeedConfig, PreparedQuestion, feed_units, prepare_question
-from agents.qa.history import QaQuestion, load_histories, load_questions
+from agents.qa.history import HistorySession, QaQuestion, load_histories, load_questions
 from agents.qa.prompts import QaPrompts
 from agents.qa.reader import READERS, read_answer
 from agents.qa.summary import AnswerRow, QaRunSummary, answer_rows, summarise_run
@@ -31,6 +31,8 @@ from agents.retrieval_eval.datasets import prepare_dataset
 from graph.events import NewEvent, QaAnswered, QaRunStarted
 from graph.hashing import canonical_json, text_sha256
 from graph.store import EventStore
+from query.expansion.keys import FactExtractor
+from query.expansion.time_range import TimeRangeReader
 from query.query_vectors import QueryEmbedder
 from query.recipes import get_recipe
 
@@ -84,13 +86,7 @@ def run_qa(
     Answers and verdicts are appended in batches at most `flush_every_s` apart (at once when a question takes
     longer, as with a real endpoint), and whatever is pending is appended when the run stops for any reason;
     only a killed process loses the questions of the last interval, which the rerun asks again."""
-    if reader not in READERS:
-        raise QaError(f"--reader must be one of {', '.join(READERS)}, got {reader!r}")
-    retrieval_only = reader_llm is None or judge_llm is None
-    if retrieval_only and feed.feed != "rag":
-        raise QaError("eval qa without an LLM can only show the retrieval figures of --feed rag")
-    if feed.time_aware == "llm" and time_llm is None:
-        raise QaError("--time-aware llm reads each question's time range with an LLM: configure the `memory` role")
+    retrieval_only = _check_qa_options(feed, reader, reader_llm, judge_llm, time_llm)
     emit = say or (lambda text: print(text, file=sys.stderr, flush=True))
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -126,6 +122,74 @@ def run_qa(
     outcome = QaRunOutcome(run_id, config, summarise_run(run_id, feed.label(), []), retrieval_only=retrieval_only)
     embedder = QueryEmbedder(store.encoder) if store.encoder is not None and feed.feed == "rag" else None
     t0 = time.perf_counter()
+    prepared = _prepare_questions(
+        store, feed, questions, histories, done, extractor, time_reader, embedder, outcome, emit
+    )
+    seconds["index"] = time.perf_counter() - t0
+    emit(f"qa {run_id} ({config['label']}): {len(questions)} questions, {len(questions) - len(prepared)} already done")
+    writer = _BufferedWriter(store, flush_every_s)
+    t0 = time.perf_counter()
+    retrieval_rows = _ask_questions(
+        store, writer, feed, reader, reader_llm, judge_llm, run_id, questions, prepared, done, qa_prompts, outcome,
+        emit, progress_every_s,
+    )
+    seconds["questions"] = time.perf_counter() - t0
+    if retrieval_only:
+        rows = _retrieval_rows(questions, retrieval_rows, prepared)
+        notes.append("retrieval only: no LLM configured, so no answer was read or judged")
+    else:
+        rows = answer_rows(store, run_id, questions)
+    _close_outcome(outcome, str(config["label"]), rows, seconds, notes)
+    emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} judged, {outcome.skipped_done} were done")
+    return outcome
+
+
+def _close_outcome(
+    outcome: QaRunOutcome, label: str, rows: list[AnswerRow], seconds: dict[str, float], notes: list[str]
+) -> None:
+    """The run's summary, timings and notes (a note for time ranges whose replies stayed invalid) on `outcome`."""
+    outcome.summary = summarise_run(outcome.qa_run_id, label, rows)
+    outcome.seconds = {k: round(v, 3) for k, v in seconds.items()}
+    invalid = outcome.time_ranges.get("invalid", 0)
+    if invalid:
+        notes.append(
+            f"time range (llm): the replies for {invalid} of {sum(outcome.time_ranges.values())} question(s) stayed "
+            "invalid after re-asking; they were recorded as no range (not narrowed)"
+        )
+    outcome.notes = notes
+
+
+def _check_qa_options(
+    feed: FeedConfig,
+    reader: str,
+    reader_llm: LLMClient | None,
+    judge_llm: LLMClient | None,
+    time_llm: LLMClient | None,
+) -> bool:
+    """Whether the run is retrieval only (no reader or no judge); QaError for options that do not go together."""
+    if reader not in READERS:
+        raise QaError(f"--reader must be one of {', '.join(READERS)}, got {reader!r}")
+    retrieval_only = reader_llm is None or judge_llm is None
+    if retrieval_only and feed.feed != "rag":
+        raise QaError("eval qa without an LLM can only show the retrieval figures of --feed rag")
+    if feed.time_aware == "llm" and time_llm is None:
+        raise QaError("--time-aware llm reads each question's time range with an LLM: configure the `memory` role")
+    return retrieval_only
+
+
+def _prepare_questions(
+    store: EventStore,
+    feed: FeedConfig,
+    questions: list[QaQuestion],
+    histories: dict[str, list[HistorySession]],
+    done: dict[str, AnswerRow],
+    extractor: FactExtractor | None,
+    time_reader: TimeRangeReader | None,
+    embedder: QueryEmbedder | None,
+    outcome: QaRunOutcome,
+    emit: Say,
+) -> dict[str, PreparedQuestion]:
+    """Each question not finished yet, indexed for its feed (its time range read, counted in `outcome`)."""
     todo = [q for q in questions if not _finished(done.get(q.item_id))]
     vectors = _question_vectors(store, feed, todo)
     prepared = {}
@@ -147,12 +211,30 @@ def run_qa(
             outcome.time_ranges[reading.status] = outcome.time_ranges.get(reading.status, 0) + 1
         if n % 50 == 0:
             emit(f"qa: indexed {n}/{len(questions)} questions")
-    seconds["index"] = time.perf_counter() - t0
-    emit(f"qa {run_id} ({config['label']}): {len(questions)} questions, {len(questions) - len(prepared)} already done")
+    return prepared
+
+
+def _ask_questions(
+    store: EventStore,
+    writer: _BufferedWriter,
+    feed: FeedConfig,
+    reader: str,
+    reader_llm: LLMClient | None,
+    judge_llm: LLMClient | None,
+    run_id: str,
+    questions: list[QaQuestion],
+    prepared: dict[str, PreparedQuestion],
+    done: dict[str, AnswerRow],
+    qa_prompts: QaPrompts,
+    outcome: QaRunOutcome,
+    emit: Say,
+    progress_every_s: float,
+) -> dict[str, Any]:
+    """Answer and judge each prepared question (or, retrieval only, feed it and keep its retrieval figures,
+    returned by item id); what `writer` holds is appended however the loop ends."""
+    retrieval_only = outcome.retrieval_only
     retrieval_rows: dict[str, Any] = {}
-    writer = _BufferedWriter(store, flush_every_s)
     phases = outcome.phase_ms
-    t0 = time.perf_counter()
     last = time.monotonic()
     try:
         for n, q in enumerate(questions, start=1):
@@ -191,34 +273,25 @@ def run_qa(
         writer.flush()
         phases["append"] = phases.get("append", 0.0) + (time.perf_counter() - flushed) * 1000
     phases["append"] = phases.get("append", 0.0) + writer.seconds_in_periodic_flushes * 1000
-    seconds["questions"] = time.perf_counter() - t0
-    if retrieval_only:
-        rows = [
-            AnswerRow(
-                item_id=q.item_id,
-                question_type=q.question_type,
-                abstention=q.abstention,
-                answered=False,
-                judged=False,
-                retrieval=retrieval_rows.get(q.item_id),
-                time_range=_status(prepared.get(q.item_id)),
-            )
-            for q in questions
-        ]
-        notes.append("retrieval only: no LLM configured, so no answer was read or judged")
-    else:
-        rows = answer_rows(store, run_id, questions)
-    outcome.summary = summarise_run(run_id, str(config["label"]), rows)
-    outcome.seconds = {k: round(v, 3) for k, v in seconds.items()}
-    invalid = outcome.time_ranges.get("invalid", 0)
-    if invalid:
-        notes.append(
-            f"time range (llm): the replies for {invalid} of {sum(outcome.time_ranges.values())} question(s) stayed "
-            "invalid after re-asking; they were recorded as no range (not narrowed)"
+    return retrieval_rows
+
+
+def _retrieval_rows(
+    questions: list[QaQuestion], retrieval_rows: dict[str, Any], prepared: dict[str, PreparedQuestion]
+) -> list[AnswerRow]:
+    """The summary rows of a retrieval-only pass: nothing answered or judged, the retrieval figures kept."""
+    return [
+        AnswerRow(
+            item_id=q.item_id,
+            question_type=q.question_type,
+            abstention=q.abstention,
+            answered=False,
+            judged=False,
+            retrieval=retrieval_rows.get(q.item_id),
+            time_range=_status(prepared.get(q.item_id)),
         )
-    outcome.notes = notes
-    emit(f"qa: done: {outcome.answered_now} answered, {outcome.judged_now} judged, {outcome.skipped_done} were done")
-    return outcome
+        for q in questions
+    ]
 
 
 def plan_qa_run(

@@ -1,6 +1,7 @@
 """One attempt of one run: answer the item (unless already answered), write its events in one transaction,
-then ask the judges that have not judged it yet. Endpoint failures leave an `error` attempt (answering) or an
-unjudged one (judging), each with an EndpointFailed event holding the error text; a rerun picks both up.
+then ask the judges that have not judged it yet (agents/judging/attempt_judge.py; the judge panel:
+agents/judging/panel.py). Endpoint failures leave an `error` attempt (answering) or an unjudged one (judging),
+each with an EndpointFailed event holding the error text; a rerun picks both up.
 Answers cut by max_tokens or that look like an unparsed tool call are flagged on their AnswerGiven."""
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.agreement.panel import PanelJudgeFailed, judge_with_panel, panel_complete
 from agents.answerer import AgentTask, AnsweringAgent, RecordedCall, Transcript, render_state
-from agents.judging.base import JudgeCall
+from agents.judging.attempt_judge import JudgeFailed, judge_attempt, judge_ids
 from agents.judging.item_kinds import ItemTraits
-from agents.judging.judges import judgment_id
+from agents.judging.panel import PanelJudgeFailed, judge_with_panel, panel_complete
 from agents.judging.reference import MaterialSource
 from agents.judging.registry import selected
 from agents.llm.client import ChatReply, LLMClient
@@ -26,10 +26,8 @@ from agents.llm.roles import LLMRoles
 from agents.prompts.registry import PromptSet
 from agents.runs.failure_ids import failure_id, next_try_number
 from agents.runs.plan import PlannedRun
-from agents.runs.state import latest_accuracy
 from graph.events import (
     AnswerGiven,
-    AnswerJudged,
     AttemptFailed,
     AttemptFinished,
     AttemptStarted,
@@ -39,16 +37,6 @@ from graph.events import (
 )
 from graph.hashing import canonical_json
 from graph.store import EventSink, EventStore
-
-
-def judge_ids(attempt_id: str, judges: tuple[str, ...], roles: LLMRoles, prompts: PromptSet) -> dict[str, str]:
-    """kind -> judgment id the configured judges would write, for every kind of every selected judge."""
-    model = str(roles.settings["judge"].model)
-    ids: dict[str, str] = {}
-    for judge in selected(judges):
-        for kind, prompt_name in zip(judge.kinds(), judge.prompt_names(), strict=True):
-            ids[kind] = judgment_id(attempt_id, kind, model, prompts[prompt_name])
-    return ids
 
 
 def attempt_complete(
@@ -227,91 +215,127 @@ def process_attempt(
     attempt runs, agents/runs/event_writer.py), in the order they are made; `store` is read only for what earlier
     invocations wrote (failure try numbers, an earlier accuracy verdict, an earlier answer's trace)."""
     sink = store if sink is None else sink
-    attempt_id = run.attempt_id(task.item_id)
     outcome = AttemptOutcome()
-    measured = outcome.measured
     started = time.perf_counter()
     answered_now: Transcript | None = None
     if previous.get("status") != "answered":
-        # AttemptStarted goes into the same transaction as the outcome: a crash leaves no trace of the attempt.
-        observed = _ObservedClient(agent.llm)
-        mine = copy.copy(agent)
-        mine.llm = observed  # type: ignore[assignment]
-        try:
-            transcript = mine.answer(task)
-        except LLMInterruptedError:
-            outcome.interrupted = True
+        answered_now = _answer_attempt(store, sink, run, agent, task, outcome, started)
+        if answered_now is None:
             return outcome
-        except LLMError as exc:
-            failure = failure_event(
-                run.run_id, exc, stage="answer", attempt_id=attempt_id, role="answerer", store=store
-            )
-            sink.append(
-                failed_attempt_events(
-                    run, task.item_id, error=str(exc), started=started, role="answerer", retryable=exc.retryable,
-                    failure=failure,
-                )
-            )
-            outcome.failures.append(("answerer", "answer", exc.retryable, failure.error))
-            measured["error"] = 1.0
-            return outcome
-        answered = time.perf_counter()
-        measured["answer_s"] = answered - started
-        measured["tools_s"] = transcript.tool_seconds
-        outcome.flags = answer_flags(transcript.answer, observed.last.finish_reason if observed.last else None)
-        outcome.tool_calls = len(transcript.calls)
-        outcome.answered = True
-        sink.append(
-            [
-                NewEvent(
-                    AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=task.item_id),
-                    actor=f"method:{run.method.name}",
-                ),
-                *attempt_events(attempt_id, run, agent, transcript, seconds=answered - started, flags=outcome.flags),
-            ]
-        )
-        measured["write_s"] = time.perf_counter() - answered
-        measured["turns"] = float(transcript.turns)
-        measured["cached_turns"] = float(transcript.cached_turns)
-        answered_now = transcript
     if judges and judge is not None:
-        judge_started = time.perf_counter()
-        try:
-            judge_attempt(
-                store,
-                attempt_id,
-                previous,
-                judges,
-                judge,
-                roles,
-                prompts,
-                materials,
-                transcript=answered_now,
-                item_id=task.item_id,
-                states=shown_states(run, task),
-                sink=sink,
-            )
-            if panel:
-                recorded = None if answered_now is None else (
-                    task.item_id, [trace_call(c) for c in answered_now.calls], answered_now.answer
-                )
-                judge_with_panel(
-                    sink, attempt_id, previous, panel, prompts,
-                    lambda: materials.material(attempt_id, recorded=recorded, states=shown_states(run, task)),
-                    primary_model=judge.model,
-                )
-        except LLMInterruptedError:
-            outcome.interrupted = True
-        except (JudgeFailed, PanelJudgeFailed) as failed:
-            failure = failure_event(
-                run.run_id, failed.error, stage=f"judge:{failed.kind}", attempt_id=attempt_id, role="judge",
-                store=store,
-            )
-            sink.append([NewEvent(failure, actor=f"judge:{judge.model}")])
-            outcome.failures.append(("judge", failure.stage, failed.error.retryable, failure.error))
-        measured["judge_s"] = time.perf_counter() - judge_started
-    measured["total_s"] = time.perf_counter() - started
+        _judge_answer(
+            store, sink, run, task, previous, judges, judge, roles, prompts, materials, panel, answered_now, outcome
+        )
+    outcome.measured["total_s"] = time.perf_counter() - started
     return outcome
+
+
+def _answer_attempt(
+    store: EventStore,
+    sink: EventSink,
+    run: PlannedRun,
+    agent: AnsweringAgent,
+    task: AgentTask,
+    outcome: AttemptOutcome,
+    started: float,
+) -> Transcript | None:
+    """Answer the item and hand its events to `sink` in one batch; None when a Ctrl-C abandoned it (nothing
+    written) or the endpoint failed (an `error` attempt written), with `outcome` saying which."""
+    attempt_id = run.attempt_id(task.item_id)
+    measured = outcome.measured
+    # AttemptStarted goes into the same transaction as the outcome: a crash leaves no trace of the attempt.
+    observed = _ObservedClient(agent.llm)
+    mine = copy.copy(agent)
+    mine.llm = observed  # type: ignore[assignment]
+    try:
+        transcript = mine.answer(task)
+    except LLMInterruptedError:
+        outcome.interrupted = True
+        return None
+    except LLMError as exc:
+        failure = failure_event(run.run_id, exc, stage="answer", attempt_id=attempt_id, role="answerer", store=store)
+        sink.append(
+            failed_attempt_events(
+                run, task.item_id, error=str(exc), started=started, role="answerer", retryable=exc.retryable,
+                failure=failure,
+            )
+        )
+        outcome.failures.append(("answerer", "answer", exc.retryable, failure.error))
+        measured["error"] = 1.0
+        return None
+    answered = time.perf_counter()
+    measured["answer_s"] = answered - started
+    measured["tools_s"] = transcript.tool_seconds
+    outcome.flags = answer_flags(transcript.answer, observed.last.finish_reason if observed.last else None)
+    outcome.tool_calls = len(transcript.calls)
+    outcome.answered = True
+    sink.append(
+        [
+            NewEvent(
+                AttemptStarted(attempt_id=attempt_id, run_id=run.run_id, item_id=task.item_id),
+                actor=f"method:{run.method.name}",
+            ),
+            *attempt_events(attempt_id, run, agent, transcript, seconds=answered - started, flags=outcome.flags),
+        ]
+    )
+    measured["write_s"] = time.perf_counter() - answered
+    measured["turns"] = float(transcript.turns)
+    measured["cached_turns"] = float(transcript.cached_turns)
+    return transcript
+
+
+def _judge_answer(
+    store: EventStore,
+    sink: EventSink,
+    run: PlannedRun,
+    task: AgentTask,
+    previous: dict[str, Any],
+    judges: tuple[str, ...],
+    judge: LLMClient,
+    roles: LLMRoles,
+    prompts: PromptSet,
+    materials: MaterialSource,
+    panel: Sequence[LLMClient],
+    answered_now: Transcript | None,
+    outcome: AttemptOutcome,
+) -> None:
+    """Ask the judges (agents/judging/attempt_judge.py), then the panel (agents/judging/panel.py), for their
+    missing verdicts; a judge's endpoint failure becomes an EndpointFailed on the attempt, a Ctrl-C a flag."""
+    attempt_id = run.attempt_id(task.item_id)
+    judge_started = time.perf_counter()
+    recorded = None if answered_now is None else (
+        task.item_id, [trace_call(c) for c in answered_now.calls], answered_now.answer
+    )
+    try:
+        judge_attempt(
+            store,
+            attempt_id,
+            previous,
+            judges,
+            judge,
+            roles,
+            prompts,
+            materials,
+            recorded=recorded,
+            states=shown_states(run, task),
+            sink=sink,
+        )
+        if panel:
+            judge_with_panel(
+                sink, attempt_id, previous, panel, prompts,
+                lambda: materials.material(attempt_id, recorded=recorded, states=shown_states(run, task)),
+                primary_model=judge.model,
+            )
+    except LLMInterruptedError:
+        outcome.interrupted = True
+    except (JudgeFailed, PanelJudgeFailed) as failed:
+        failure = failure_event(
+            run.run_id, failed.error, stage=f"judge:{failed.kind}", attempt_id=attempt_id, role="judge",
+            store=store,
+        )
+        sink.append([NewEvent(failure, actor=f"judge:{judge.model}")])
+        outcome.failures.append(("judge", failure.stage, failed.error.retryable, failure.error))
+    outcome.measured["judge_s"] = time.perf_counter() - judge_started
 
 
 def attempt_events(
@@ -386,93 +410,11 @@ def attempt_events(
     return events
 
 
-class JudgeFailed(Exception):
-    """A judge's endpoint failed on an attempt (the verdicts obtained before it are appended)."""
-
-    def __init__(self, kind: str, error: LLMError) -> None:
-        super().__init__(f"judge {kind}: {error}")
-        self.kind = kind
-        self.error = error
-
-
-def judge_attempt(
-    store: EventStore,
-    attempt_id: str,
-    previous: dict[str, Any],
-    judges: tuple[str, ...],
-    judge: LLMClient,
-    roles: LLMRoles,
-    prompts: PromptSet,
-    materials: MaterialSource,
-    transcript: Transcript | None = None,
-    item_id: str = "",
-    states: str | None = None,
-    sink: EventSink | None = None,
-) -> None:
-    """Ask the judges whose judgment is missing, in registry order (the accuracy judge first; judges that need
-    its verdict, such as the error analysis of failed answers, after it); append the verdicts in one
-    transaction (those obtained before an endpoint failure too); `states` is the S(H) block the method saw.
-    An endpoint failure raises JudgeFailed after that.
-    With the `transcript` just written, the judges' evidence is rendered from it instead of read back. The
-    verdicts go to `sink` (default `store`)."""
-    wanted = judge_ids(attempt_id, judges, roles, prompts)
-    have = set(previous.get("judgment_ids") or []) if previous.get("status") == "answered" else set()
-    material = None
-    verdicts: list[AnswerJudged] = []
-
-    def material_once() -> Any:
-        nonlocal material
-        if material is None:
-            recorded = (
-                None if transcript is None else (item_id, [trace_call(c) for c in transcript.calls], transcript.answer)
-            )
-            material = materials.material(attempt_id, recorded=recorded, states=states)
-        return material
-
-    kind = "accuracy"
-    try:
-        verdict: str | None = previous.get("verdict") if previous.get("status") == "answered" else None
-        rationale = ""
-        known = False  # whether `verdict` is the accuracy judge's (just given or read back)
-        for each in selected(judges):
-            kind = each.name
-            missing = [k for k in each.kinds() if wanted[k] not in have]
-            if each.needs_accuracy and not known:
-                if any(j.gives_accuracy for j in selected(judges)):
-                    verdict, rationale = latest_accuracy(store, attempt_id)
-                known = True
-            if not missing or not each.applies(verdict if known else None):
-                continue
-            if not each.applies_to_item(material_once().traits):  # e.g. the abstention judge: abstention items
-                continue
-            call = JudgeCall(attempt_id, material_once(), judge, prompts, accuracy=(verdict, rationale))
-            judged = [with_context(v, call.material) for v in each.judge(call, missing)]
-            verdicts.extend(judged)
-            if each.gives_accuracy and judged:
-                verdict, rationale, known = judged[0].verdict, judged[0].rationale, True
-    except LLMInterruptedError:
-        raise
-    except LLMError as exc:
-        # The endpoint failed after every retry: what is missing stays unjudged (a rerun judges it), and the
-        # caller records the failure with its text.
-        raise JudgeFailed(kind, exc) from exc
-    finally:
-        if verdicts:
-            (store if sink is None else sink).append([NewEvent(v, actor=f"judge:{judge.model}") for v in verdicts])
-
-
 def shown_states(run: PlannedRun, task: AgentTask) -> str | None:
     """The S(H) block the method's prompt showed (None for a method without S(H) in its prompt)."""
     if not run.method.state_in_prompt:
         return None
     return "\n".join(render_state(s) for s in task.states) or "(no states: the summary is empty)"
-
-
-def with_context(verdict: AnswerJudged, material: Any) -> AnswerJudged:
-    """The verdict with what a judge context budget left out of its inputs (unchanged without a budget)."""
-    if material.context is None:
-        return verdict
-    return verdict.model_copy(update={"details": {**(verdict.details or {}), "judge_context": material.context}})
 
 
 def trace_call(call: RecordedCall) -> dict[str, Any]:

@@ -27,7 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.answerer import AnsweringAgent
+from agents.answerer import AgentTask, AnsweringAgent
+from agents.judging.attempt_judge import judge_ids
 from agents.judging.base import JudgeCall
 from agents.judging.reference import MaterialSource
 from agents.judging.registry import selected
@@ -39,10 +40,10 @@ from agents.memory.registry import get_memory_system
 from agents.prompts.output import json_object_instruction
 from agents.prompts.registry import PromptSet
 from agents.prompts.template import render_messages
-from agents.runs.attempt import attempt_complete, judge_ids
+from agents.runs.attempt import attempt_complete
 from agents.runs.attempt_worker import refused_before
-from agents.runs.plan import BatchPlan
-from agents.runs.state import item_contexts, memory_build_costs, profile_states, run_progress
+from agents.runs.plan import BatchPlan, PlannedRun
+from agents.runs.state import ItemContext, item_contexts, memory_build_costs, profile_states, run_progress
 from agents.tools.definitions import tool_definition
 from graph.store import EventStore
 from query.model_tokens import TokenizerChoice, probe_tokenizer
@@ -235,12 +236,8 @@ def estimate_batch(store: EventStore, plan: BatchPlan, roles: LLMRoles, prompts:
     """The dry run of a planned batch (reads only; sends nothing)."""
     from agents.runs.runner import _attempts_to_answer
 
-    options = plan.options
-    budget = options.budget
-    judges = options.judges
     notes: list[str] = []
     settings = roles.settings
-    table: PriceTable = roles.prices
     answer_counter = _counter(settings["answerer"].model)
     notes.append(f"input tokens counted with {answer_counter.counter.name} (the endpoint's /tokenize is not asked)")
     to_answer = _attempts_to_answer(store, plan, roles, prompts, retry_failed=False)
@@ -249,143 +246,19 @@ def estimate_batch(store: EventStore, plan: BatchPlan, roles: LLMRoles, prompts:
         role: RoleEstimate(role, settings[role].model, settings[role].configured)
         for role in ("answerer", "judge", "state", "memory")
     }
-    # --- prerequisites: memory builds and state summaries of the profiles with attempts to answer -----------
-    systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
-    for system in systems:
-        users = [r for r in plan.runs if r.method.memory_system == system]
-        profiles = sorted({plan.profiles[i] for r in users for i in to_answer[r.run_id]})
-        if not profiles or not get_memory_system(system).needs_llm:
-            continue
-        estimate_memory_build(store, system, profiles, estimates["memory"])
-    state_users = [r for r in plan.runs if r.method.needs_states]
-    state_profiles = sorted({plan.profiles[i] for r in state_users for i in to_answer[r.run_id]})
-    if state_profiles:
-        from agents.history import load_public_history, render_history
-        from agents.memory.state_summary import MAX_STATES, StateSummaryOut
-
-        state = estimates["state"]
-        counter = _counter(settings["state"].model).counter
-        retries = settings["state"].invalid_output_retries
-        schema = StateSummaryOut.model_json_schema()
-        for profile_id in state_profiles:
-            history = render_history(load_public_history(store.driver, store.database, profile_id))
-            messages = list(render_messages(prompts["state_summary"], history=history, max_states=MAX_STATES))
-            tokens = _count(counter, _structured_text(settings["state"], messages, schema))
-            state.add(
-                calls=1, most_calls=1 + retries, tokens=tokens, tokens_at_most=tokens * (1 + retries),
-                out_at_most=settings["state"].max_tokens * (1 + retries),
-            )
-        state.basis.append(
-            f"{len(state_profiles)} profile(s) to summarise: each summary prompt counted whole; the most calls add "
-            f"{retries} re-ask(s) after an invalid reply (the summary is made again on every run: cached replies cost "
-            "nothing)"
-        )
-    # --- attempts -------------------------------------------------------------------------------------------
-    answerer = estimates["answerer"]
-    judge = estimates["judge"]
-    judge_counter = _counter(settings["judge"].model).counter
-    materials = MaterialSource(store.driver, store.database, context_budget=options.judge_context_chars)
-    probe = _PromptProbe(settings["judge"])
-    judge_retries = settings["judge"].invalid_output_retries
-    unsummarized: set[str] = set()
-    uncounted: set[str] = set()
-    n_judge = 0
-    for run in plan.runs:
-        progress = {a["item_id"]: a for a in run_progress(store, run.run_id)["attempts"]}
-        agent = AnsweringAgent(run.method, None, None, prompts, budget)  # type: ignore[arg-type]
-        tools = [tool_definition(b.tool) for b in run.method.tools]
-        rounds = budget.max_tool_rounds if tools else 0
-        for item_id in plan.item_ids:
-            previous = progress.get(item_id)
-            if item_id in to_answer[run.run_id]:
-                ctx = contexts[item_id]
-                states: tuple[Any, ...] = ()
-                if run.method.state_in_prompt:
-                    states = tuple(profile_states(store, ctx.profile_id, ctx.cutoff))
-                    if not states:
-                        unsummarized.add(ctx.profile_id)
-                from agents.answerer import AgentTask
-
-                task = AgentTask(
-                    item_id=item_id, profile_id=ctx.profile_id, question=ctx.question, asked_at=ctx.asked_at,
-                    before_turn_id=ctx.before_turn_id, states=states,
-                )
-                first = {"messages": agent.first_messages(task), "tools": tools or None}
-                tokens = answer_counter.counter.count([request_text(first)])[0]
-                answerer.add(
-                    calls=1, most_calls=1 + rounds, tokens=tokens, tokens_at_most=tokens * (1 + rounds),
-                    out_at_most=settings["answerer"].max_tokens * (1 + rounds),
-                )
-                recorded: tuple[str, list[dict[str, Any]], str] | None = (item_id, [], "")
-            elif attempt_complete(previous, run, item_id, judges, roles, prompts, options.judge_models[1:]) or (
-                previous is not None and previous.get("status") != "answered" and refused_before(previous)
-            ):
-                continue
-            else:
-                recorded = None  # answered: the judges read its real answer and tool calls
-            if not judges or not settings["judge"].configured:
-                continue
-            n_judge += 1
-            material = materials.material(run.attempt_id(item_id), recorded=recorded)
-            traits = material.traits
-            have = set((previous or {}).get("judgment_ids") or []) if recorded is None else set()
-            wanted = judge_ids(run.attempt_id(item_id), judges, roles, prompts)
-            verdict = (previous or {}).get("verdict") if recorded is None else None
-            panel = 1 + len(options.judge_models[1:])
-            for each in selected(judges):
-                if not each.applies_to_item(traits):
-                    continue
-                for kind in each.kinds():
-                    if wanted[kind] in have:
-                        continue
-                    certain = not each.needs_accuracy or (verdict is not None and each.applies(verdict))
-                    if each.needs_accuracy and verdict is not None and not each.applies(verdict):
-                        continue
-                    calls = panel if each.gives_accuracy else 1
-                    call = JudgeCall(run.attempt_id(item_id), material, probe, prompts, ("fail", ""))  # type: ignore[arg-type]
-                    tokens = 0
-                    try:
-                        each.judge(call, [kind])
-                        uncounted.add(each.name)  # it made no request through its client
-                    except _Captured as captured:
-                        request = _structured_text(settings["judge"], captured.messages, captured.schema)
-                        tokens = _count(judge_counter, request)
-                    except Exception:
-                        uncounted.add(each.name)
-                    most = calls * (1 + judge_retries)
-                    judge.add(
-                        calls=calls if certain else 0, most_calls=most, tokens=tokens * calls if certain else 0,
-                        tokens_at_most=tokens * most, out_at_most=settings["judge"].max_tokens * most,
-                    )
-        if tools and budget.max_tool_rounds:
-            answerer_basis = (
-                f"first-round prompts counted; each attempt makes 1 to {1 + budget.max_tool_rounds} calls (up to "
-                f"{budget.max_tool_rounds} tool rounds, then the answer); the later rounds' input is a lower bound "
-                "(the first-round prompt resent, without the replies and tool results it grows by)"
-            )
-        else:
-            answerer_basis = "one call per attempt (no tool rounds): the prompts are counted whole"
-        if answerer_basis not in answerer.basis:
-            answerer.basis.append(answerer_basis)
-    answerer.basis.append(f"output: at most max_tokens={settings['answerer'].max_tokens} per call (a bound)")
-    if n_judge:
-        judge.basis.append(
-            "first prompt of each judge counted (an attempt not answered yet with an empty answer: a lower bound); "
-            "judges that need a failed verdict (error analysis) are in the most calls only; the most calls add "
-            f"{judge_retries} re-ask(s) after an invalid reply; output at most "
-            f"max_tokens={settings['judge'].max_tokens}"
-        )
-        if uncounted:
-            judge.basis.append(f"input tokens of {', '.join(sorted(uncounted))} not counted (its prompt needs more)")
-    if unsummarized:
+    _estimate_memory_builds(store, plan, to_answer, estimates["memory"])
+    _estimate_state_summaries(store, plan, to_answer, settings["state"], prompts, estimates["state"])
+    tally = _estimate_attempts(store, plan, roles, prompts, to_answer, contexts, answer_counter.counter, estimates)
+    if tally.unsummarized:
         notes.append(
-            f"{len(unsummarized)} profile(s) have no state summary yet: the S(H) block of their first-round prompts is "
-            "counted empty (the summary is made first, so the real prompts are longer)"
+            f"{len(tally.unsummarized)} profile(s) have no state summary yet: the S(H) block of their first-round "
+            "prompts is counted empty (the summary is made first, so the real prompts are longer)"
         )
     for role, estimate in estimates.items():
         if (estimate.calls_min or estimate.calls_max) and not estimate.configured:
             notes.append(f"role {role!r} has no LLM endpoint configured: a real run needs one (the dry run does not)")
     used = [e for e in estimates.values() if e.calls_min or e.calls_max != 0]
+    table: PriceTable = roles.prices
     prices = {e.role: role_price(settings[e.role], table) for e in used}
     return DryRun(
         batch_id=plan.batch_id,
@@ -394,9 +267,218 @@ def estimate_batch(store: EventStore, plan: BatchPlan, roles: LLMRoles, prompts:
         runs=[r.run_id for r in plan.runs],
         attempts=len(plan.item_ids) * len(plan.runs),
         to_answer=sum(len(v) for v in to_answer.values()),
-        to_judge=n_judge,
+        to_judge=tally.judged,
         roles=used,
         tokenizer=answer_counter.counter.name,
         prices=prices,
         notes=notes,
     )
+
+
+def _estimate_memory_builds(
+    store: EventStore, plan: BatchPlan, to_answer: dict[str, set[str]], memory: RoleEstimate
+) -> None:
+    """Prerequisites: the memory builds of the profiles with attempts to answer, per memory system that needs an
+    LLM to build."""
+    systems = sorted({r.method.memory_system for r in plan.runs if r.method.memory_system})
+    for system in systems:
+        users = [r for r in plan.runs if r.method.memory_system == system]
+        profiles = sorted({plan.profiles[i] for r in users for i in to_answer[r.run_id]})
+        if not profiles or not get_memory_system(system).needs_llm:
+            continue
+        estimate_memory_build(store, system, profiles, memory)
+
+
+def _estimate_state_summaries(
+    store: EventStore,
+    plan: BatchPlan,
+    to_answer: dict[str, set[str]],
+    settings: LLMRoleSettings,
+    prompts: PromptSet,
+    state: RoleEstimate,
+) -> None:
+    """Prerequisites: the state summary of every profile with attempts to answer by a method that shows S(H),
+    each prompt counted whole."""
+    state_users = [r for r in plan.runs if r.method.needs_states]
+    state_profiles = sorted({plan.profiles[i] for r in state_users for i in to_answer[r.run_id]})
+    if not state_profiles:
+        return
+    from agents.history import load_public_history, render_history
+    from agents.memory.state_summary import MAX_STATES, StateSummaryOut
+
+    counter = _counter(settings.model).counter
+    retries = settings.invalid_output_retries
+    schema = StateSummaryOut.model_json_schema()
+    for profile_id in state_profiles:
+        history = render_history(load_public_history(store.driver, store.database, profile_id))
+        messages = list(render_messages(prompts["state_summary"], history=history, max_states=MAX_STATES))
+        tokens = _count(counter, _structured_text(settings, messages, schema))
+        state.add(
+            calls=1, most_calls=1 + retries, tokens=tokens, tokens_at_most=tokens * (1 + retries),
+            out_at_most=settings.max_tokens * (1 + retries),
+        )
+    state.basis.append(
+        f"{len(state_profiles)} profile(s) to summarise: each summary prompt counted whole; the most calls add "
+        f"{retries} re-ask(s) after an invalid reply (the summary is made again on every run: cached replies cost "
+        "nothing)"
+    )
+
+
+@dataclass
+class _Tally:
+    """What estimating the attempts found beside the role figures."""
+
+    judged: int = 0  # attempts the judges would judge
+    unsummarized: set[str] = field(default_factory=set)  # profiles whose S(H) block is counted empty
+    uncounted: set[str] = field(default_factory=set)  # judges whose prompt could not be counted
+
+
+@dataclass
+class _JudgeProbe:
+    """What rendering the judges' first prompts needs, shared by every attempt of the batch."""
+
+    settings: LLMRoleSettings
+    counter: TokenCounter
+    materials: MaterialSource
+    probe: _PromptProbe
+    retries: int
+
+
+def _estimate_attempts(
+    store: EventStore,
+    plan: BatchPlan,
+    roles: LLMRoles,
+    prompts: PromptSet,
+    to_answer: dict[str, set[str]],
+    contexts: dict[str, ItemContext],
+    answer_counter: TokenCounter,
+    estimates: dict[str, RoleEstimate],
+) -> _Tally:
+    """The answerer's calls of every attempt to answer, and the judges' of every attempt to judge."""
+    options = plan.options
+    budget = options.budget
+    settings = roles.settings
+    answerer = estimates["answerer"]
+    judge = estimates["judge"]
+    probe = _JudgeProbe(
+        settings["judge"],
+        _counter(settings["judge"].model).counter,
+        MaterialSource(store.driver, store.database, context_budget=options.judge_context_chars),
+        _PromptProbe(settings["judge"]),
+        settings["judge"].invalid_output_retries,
+    )
+    tally = _Tally()
+    for run in plan.runs:
+        progress = {a["item_id"]: a for a in run_progress(store, run.run_id)["attempts"]}
+        agent = AnsweringAgent(run.method, None, None, prompts, budget)  # type: ignore[arg-type]
+        tools = [tool_definition(b.tool) for b in run.method.tools]
+        rounds = budget.max_tool_rounds if tools else 0
+        for item_id in plan.item_ids:
+            previous = progress.get(item_id)
+            if item_id in to_answer[run.run_id]:
+                task = _task(store, run, contexts[item_id], tally)
+                first = {"messages": agent.first_messages(task), "tools": tools or None}
+                tokens = answer_counter.count([request_text(first)])[0]
+                answerer.add(
+                    calls=1, most_calls=1 + rounds, tokens=tokens, tokens_at_most=tokens * (1 + rounds),
+                    out_at_most=settings["answerer"].max_tokens * (1 + rounds),
+                )
+                recorded: tuple[str, list[dict[str, Any]], str] | None = (item_id, [], "")
+            elif attempt_complete(
+                previous, run, item_id, options.judges, roles, prompts, options.judge_models[1:]
+            ) or (previous is not None and previous.get("status") != "answered" and refused_before(previous)):
+                continue
+            else:
+                recorded = None  # answered: the judges read its real answer and tool calls
+            if not options.judges or not settings["judge"].configured:
+                continue
+            tally.judged += 1
+            _estimate_judges(run, item_id, previous, recorded, plan, roles, prompts, probe, judge, tally)
+        _add_answerer_basis(answerer, tools, budget.max_tool_rounds)
+    answerer.basis.append(f"output: at most max_tokens={settings['answerer'].max_tokens} per call (a bound)")
+    if tally.judged:
+        judge.basis.append(
+            "first prompt of each judge counted (an attempt not answered yet with an empty answer: a lower bound); "
+            "judges that need a failed verdict (error analysis) are in the most calls only; the most calls add "
+            f"{probe.retries} re-ask(s) after an invalid reply; output at most "
+            f"max_tokens={settings['judge'].max_tokens}"
+        )
+        if tally.uncounted:
+            judge.basis.append(
+                f"input tokens of {', '.join(sorted(tally.uncounted))} not counted (its prompt needs more)"
+            )
+    return tally
+
+
+def _task(store: EventStore, run: PlannedRun, ctx: ItemContext, tally: _Tally) -> AgentTask:
+    """The attempt's task as the run builds it (its S(H) states when the method shows them)."""
+    states: tuple[Any, ...] = ()
+    if run.method.state_in_prompt:
+        states = tuple(profile_states(store, ctx.profile_id, ctx.cutoff))
+        if not states:
+            tally.unsummarized.add(ctx.profile_id)
+    return AgentTask(
+        item_id=ctx.item_id, profile_id=ctx.profile_id, question=ctx.question, asked_at=ctx.asked_at,
+        before_turn_id=ctx.before_turn_id, states=states,
+    )
+
+
+def _add_answerer_basis(answerer: RoleEstimate, tools: list[Any], max_tool_rounds: int) -> None:
+    if tools and max_tool_rounds:
+        answerer_basis = (
+            f"first-round prompts counted; each attempt makes 1 to {1 + max_tool_rounds} calls (up to "
+            f"{max_tool_rounds} tool rounds, then the answer); the later rounds' input is a lower bound "
+            "(the first-round prompt resent, without the replies and tool results it grows by)"
+        )
+    else:
+        answerer_basis = "one call per attempt (no tool rounds): the prompts are counted whole"
+    if answerer_basis not in answerer.basis:
+        answerer.basis.append(answerer_basis)
+
+
+def _estimate_judges(
+    run: PlannedRun,
+    item_id: str,
+    previous: dict[str, Any] | None,
+    recorded: tuple[str, list[dict[str, Any]], str] | None,
+    plan: BatchPlan,
+    roles: LLMRoles,
+    prompts: PromptSet,
+    probe: _JudgeProbe,
+    judge: RoleEstimate,
+    tally: _Tally,
+) -> None:
+    """The calls of every judge still to judge one attempt: its first prompt rendered and counted (the panel's
+    models too for the accuracy judge); a judge that needs a failed verdict not known yet in the most calls only."""
+    judges = plan.options.judges
+    material = probe.materials.material(run.attempt_id(item_id), recorded=recorded)
+    traits = material.traits
+    have = set((previous or {}).get("judgment_ids") or []) if recorded is None else set()
+    wanted = judge_ids(run.attempt_id(item_id), judges, roles, prompts)
+    verdict = (previous or {}).get("verdict") if recorded is None else None
+    panel = 1 + len(plan.options.judge_models[1:])
+    for each in selected(judges):
+        if not each.applies_to_item(traits):
+            continue
+        for kind in each.kinds():
+            if wanted[kind] in have:
+                continue
+            certain = not each.needs_accuracy or (verdict is not None and each.applies(verdict))
+            if each.needs_accuracy and verdict is not None and not each.applies(verdict):
+                continue
+            calls = panel if each.gives_accuracy else 1
+            call = JudgeCall(run.attempt_id(item_id), material, probe.probe, prompts, ("fail", ""))  # type: ignore[arg-type]
+            tokens = 0
+            try:
+                each.judge(call, [kind])
+                tally.uncounted.add(each.name)  # it made no request through its client
+            except _Captured as captured:
+                request = _structured_text(probe.settings, captured.messages, captured.schema)
+                tokens = _count(probe.counter, request)
+            except Exception:
+                tally.uncounted.add(each.name)
+            most = calls * (1 + probe.retries)
+            judge.add(
+                calls=calls if certain else 0, most_calls=most, tokens=tokens * calls if certain else 0,
+                tokens_at_most=tokens * most, out_at_most=probe.settings.max_tokens * most,
+            )

@@ -38,7 +38,7 @@ class RunOptions(BaseModel):
     fresh: bool = False
     # continue this batch (e.g. one started with --fresh); its configuration must be the one of this command
     resume_batch: str | None = None
-    # judge panel (agents/agreement/panel.py): every model judges accuracy, the first is the primary judge
+    # judge panel (agents/judging/panel.py): every model judges accuracy, the first is the primary judge
     judge_models: tuple[str, ...] = ()
 
 
@@ -87,6 +87,12 @@ def prompt_names_for(method: MethodSpec, judges: tuple[str, ...]) -> tuple[str, 
     for judge in selected_judges(judges):
         names.extend(judge.recorded_prompt_names())
     return tuple(names)
+
+
+def batch_prompt_names(methods: list[MethodSpec], judges: tuple[str, ...]) -> tuple[str, ...]:
+    """The prompts a batch's runs send, in a stable order: only these shape its id, so a new or changed template
+    of another command (synthesis, `eval qa`) leaves the batch ids of runs as they were."""
+    return tuple(sorted({name for m in methods for name in prompt_names_for(m, judges)}))
 
 
 def roles_for(method: MethodSpec, judges: tuple[str, ...]) -> tuple[str, ...]:
@@ -142,7 +148,7 @@ def plan_batch(
         "judges": list(options.judges),
         "judge_context_chars": options.judge_context_chars,
         "llm": roles.public_records(used_roles),
-        "prompts": {n: r["sha256"] for n, r in prompts.records().items()},
+        "prompts": {n: r["sha256"] for n, r in prompts.records(batch_prompt_names(methods, options.judges)).items()},
         "encoder": encoder_id,
     }
     if options.judge_models:

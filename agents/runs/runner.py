@@ -10,7 +10,8 @@ attempt simply runs again; in-process they are appended by a background writer w
 (agents/runs/event_writer.py), so a killed process also loses the finished attempts still queued, run again too.
 `execute_batch` runs named steps: prepare the profiles (memory builds and state summaries:
 agents/runs/prerequisites.py), open the attempt worker, start the runs, list the attempts still to do, run them,
-end the runs. One attempt's work is in agents/runs/attempt.py, a worker's share of the attempts in
+end the runs. One attempt's work is in agents/runs/attempt.py (its judging in agents/judging/attempt_judge.py and
+agents/judging/panel.py), a worker's share of the attempts in
 agents/runs/attempt_worker.py (this process's threads, or Ray actors: agents/runs/ray_executor.py); the graph reads
 in agents/runs/state.py.
 """

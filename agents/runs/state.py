@@ -1,5 +1,6 @@
 """What the graph says about a run and its items: progress of each attempt, what the agent may know of an
-item (question, time, history cut-off), the profile's states for the MemKB prompt, the latest verdict."""
+item (question, time, history cut-off), the profile's states for the MemKB prompt. (An attempt's latest verdict
+is read in agents/judging/verdicts.py.)"""
 
 from __future__ import annotations
 
@@ -27,15 +28,6 @@ class ItemContext:
     before_turn_id: str | None
     # the same cut-off as session/turn ordinals, for the state list (None: the whole history is visible)
     cutoff: Cutoff | None = None
-
-
-def latest_accuracy(store: EventStore, attempt_id: str) -> tuple[str | None, str]:
-    """(verdict, rationale) of the attempt's latest accuracy judgment, or (None, "")."""
-    with store.driver.session(database=store.database) as session:
-        record = session.run(load_cypher("agents/accuracy_rationale"), attempt_id=attempt_id).single()
-    if record is None:
-        return None, ""
-    return record["verdict"], str(record["rationale"] or "")
 
 
 def run_progress(store: EventStore, run_id: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import Field
@@ -19,6 +20,7 @@ from agents.synthesis.items_gate import GateFailure, history_gate_and_verify, hi
 from agents.synthesis.items_plan import (
     Candidate,
     Condition,
+    GateResult,
     ItemPlan,
     Plan,
     ProfileHistory,
@@ -31,6 +33,7 @@ from agents.synthesis.items_plan import (
     search_candidates,
     support_docs_made,
 )
+from agents.synthesis.reading import ExposedText
 from agents.synthesis.registry import SynthesisStage, register_stage
 from agents.synthesis.roles import View, ask, close_unit, draft_event
 from agents.synthesis.runner import StageReport, UnitWork, run_units
@@ -125,10 +128,12 @@ def topic_units(ctx: SynthContext) -> list[dict[str, Any]]:
 
 
 def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
+    """Stage III for one topic: the Builder plans an item over the profile's history and candidate support
+    documents, the question writer asks it, the History Gate and the verifier check it; revised up to
+    `max_revisions` times, then admitted (its events appended with the drafts) or dropped. Returns the outcome."""
     topic_id, subject = str(unit["topic_id"]), str(unit["topic_id"])
     item_id = item_id_of(topic_id)
     history = profile_history(ctx, str(unit["profile_id"]))
-    drafts: list[tuple[str, DomainEvent]] = []
     if not history.disclosures:
         return close_unit(
             ctx,
@@ -152,6 +157,21 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             details={"item_id": item_id},
         )
     seen = history_seen(ctx, history)
+    shape = _item_shape(ctx, unit, history, len(candidates))
+    return _plan_and_check(ctx, unit, history, candidates, seen, shape)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the item is to be: single or multi condition (None: no target), how many support documents (None:
+    one, with the one-document prompt), and the note the drafts carry about it."""
+
+    wanted: str | None
+    docs_wanted: int | None
+    note: dict[str, object]
+
+
+def _item_shape(ctx: SynthContext, unit: dict[str, Any], history: ProfileHistory, n_candidates: int) -> _Shape:
     wanted = unit.get("conditions_wanted")
     shape_note: dict[str, object] = {}
     if wanted == MULTI and len(history.facts) < 2:
@@ -162,8 +182,24 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
     # Several support documents per item: their own prompt and plan model (one keeps the requests as they were).
     docs_wanted: int | None = None
     if ctx.config.support_docs > 1:
-        docs_wanted, fewer = support_docs_made(ctx.config.support_docs, len(candidates))
+        docs_wanted, fewer = support_docs_made(ctx.config.support_docs, n_candidates)
         shape_note = {**shape_note, **fewer}
+    return _Shape(wanted, docs_wanted, shape_note)
+
+
+def _plan_and_check(
+    ctx: SynthContext,
+    unit: dict[str, Any],
+    history: ProfileHistory,
+    candidates: dict[str, DocText],
+    seen: list[ExposedText],
+    shape: _Shape,
+) -> str:
+    """The Builder's plan, the question and the gates, revised until admitted or out of revisions."""
+    topic_id = subject = str(unit["topic_id"])
+    item_id = item_id_of(topic_id)
+    wanted, docs_wanted, shape_note = shape.wanted, shape.docs_wanted, shape.note
+    drafts: list[tuple[str, DomainEvent]] = []
     check = check_plan(
         history,
         candidates,
@@ -190,16 +226,8 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
             problems = [made.problem or "invalid plan"]
             drafts.append(
                 draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role="builder",
-                    subject=subject,
-                    revision=revision,
-                    outcome=outcome,
-                    final=last,
-                    reasons=problems,
-                    details={"item_id": item_id},
-                    exchange=made.exchange,
+                    ctx, stage=STAGE, role="builder", subject=subject, revision=revision, outcome=outcome,
+                    final=last, reasons=problems, details={"item_id": item_id}, exchange=made.exchange,
                 )
             )
             continue
@@ -222,51 +250,60 @@ def build_item(ctx: SynthContext, unit: dict[str, Any]) -> str:
         if isinstance(result, GateFailure):
             drafts.append(
                 draft_event(
-                    ctx,
-                    stage=STAGE,
-                    role=result.role,
-                    subject=subject,
-                    revision=revision,
-                    outcome=outcome if result.role != "verifier" or last else "revise",
-                    final=last,
-                    reasons=result.reasons,
-                    details={**summary, **result.details},
-                    exchange=result.exchange,
+                    ctx, stage=STAGE, role=result.role, subject=subject, revision=revision,
+                    outcome=outcome if result.role != "verifier" or last else "revise", final=last,
+                    reasons=result.reasons, details={**summary, **result.details}, exchange=result.exchange,
                 )
             )
             previous, problems = plan, result.reasons
             continue
         assert isinstance(question, str)
-        admitted = "admitted_direct" if revision == 0 else "admitted_after_revision"
-        events = item_events(
-            ctx,
-            item_id=item_id,
-            topic_id=topic_id,
-            history=history,
-            plan=plan,
-            question=question,
-            gate=result,
-            batch="initial",
-            labels=[result.label, admitted],
-            extra_metadata={"admission": "direct" if revision == 0 else "after_revision"},
-        )
-        drafts.append(
-            draft_event(
-                ctx,
-                stage=STAGE,
-                role="verifier",
-                subject=subject,
-                revision=revision,
-                outcome="accepted",
-                final=True,
-                details={**summary, "label": result.label, "revisions": revision},
-                exchange=result.exchange,
-            )
-        )
-        ctx.append([*drafts, *events])
-        return "accepted" if revision == 0 else "accepted_after_revision"
+        return _admit(ctx, topic_id, history, plan, question, result, revision, summary, drafts)
     ctx.append(drafts)
     return "dropped"
+
+
+def _admit(
+    ctx: SynthContext,
+    topic_id: str,
+    history: ProfileHistory,
+    plan: Plan,
+    question: str,
+    result: GateResult,
+    revision: int,
+    summary: dict[str, object],
+    drafts: list[tuple[str, DomainEvent]],
+) -> str:
+    """Append the admitted item's events after the drafts of its earlier revisions and the verifier's acceptance."""
+    item_id = item_id_of(topic_id)
+    admitted = "admitted_direct" if revision == 0 else "admitted_after_revision"
+    events = item_events(
+        ctx,
+        item_id=item_id,
+        topic_id=topic_id,
+        history=history,
+        plan=plan,
+        question=question,
+        gate=result,
+        batch="initial",
+        labels=[result.label, admitted],
+        extra_metadata={"admission": "direct" if revision == 0 else "after_revision"},
+    )
+    drafts.append(
+        draft_event(
+            ctx,
+            stage=STAGE,
+            role="verifier",
+            subject=topic_id,
+            revision=revision,
+            outcome="accepted",
+            final=True,
+            details={**summary, "label": result.label, "revisions": revision},
+            exchange=result.exchange,
+        )
+    )
+    ctx.append([*drafts, *events])
+    return "accepted" if revision == 0 else "accepted_after_revision"
 
 
 def run(ctx: SynthContext, progress: Callable[[str, int, int], None] | None = None) -> StageReport:

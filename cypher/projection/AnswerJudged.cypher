@@ -1,7 +1,7 @@
 // $rows: {seq, judgment_id, attempt_id, kind, verdict, score, rationale, error_category, visibility, valid,
 //         judge_model, prompt_name, prompt_version, prompt_sha256, details_json, exchange (absent in old logs)}
 // The latest accuracy judgment of an attempt is mirrored on the attempt as `verdict`; a judge panel's verdict
-// (details.panel = true, agents/agreement/panel.py; details_json is canonical JSON) never is.
+// (details.panel = true, agents/judging/panel.py; details_json is canonical JSON) never is.
 UNWIND $rows AS row
 MATCH (a:Attempt {id: row.attempt_id})
 CREATE (j:Judgment {id: row.judgment_id, seq: row.seq, attempt_id: row.attempt_id, kind: row.kind,

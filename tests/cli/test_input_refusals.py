@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agents.adjudication.models import AdjudicationRequest
-from agents.agreement.panel import JudgeModelsError
+from agents.judging.panel import JudgeModelsError
 from agents.prompts.template import PromptError
 from graph.errors import ColabenchError, UsageError
 from graph.events import AnswerAdjudicated

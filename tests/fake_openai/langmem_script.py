@@ -2,12 +2,14 @@
 pair, one trustcall extraction request: system message "You are a memory subroutine for an AI." (followed by
 trustcall's `<existing>` instances once the store holds memories near the pair), the instructions and the
 conversation in a `<session_...>` block as LangChain's pretty-printed messages, and the tools `Memory` (insert)
-and, with existing memories, `PatchDoc` (tool_choice "required"; "auto" without). A tool call that does not fit
-its schema makes trustcall send a repair request (tools `PatchFunctionErrors`, `PatchFunctionName`).
+and, with existing memories, `PatchDoc` (and `RemoveDoc` when the manager has enable_deletes; tool_choice
+"required"; "auto" without). A tool call that does not fit its schema makes trustcall send a repair request
+(tools `PatchFunctionErrors`, `PatchFunctionName`).
 
 The script answers with one `Memory` call per human message of the session, its text verbatim. `patch_when` /
 `remove_when` (a substring of a human message): instead, patch (replace `/content` with the message) or remove
-(`RemoveDoc`, when offered) the first existing instance. `fail_from` makes extraction calls from that one on
+(`RemoveDoc`, when offered, or always with `remove_unoffered`: a model calling a tool it was not given) the
+first existing instance. `fail_from` makes extraction calls from that one on
 (1-based) raise (HTTP 500);
 `invalid_from` makes them answer a `Memory` call without its required `content` (trustcall then asks for a
 repair, answered by a `PatchFunctionErrors` call that fixes nothing, as a model that cannot repair it).
@@ -69,6 +71,7 @@ class LangmemScript:
     fallback: Callable[[dict[str, Any]], Reply] | None = None
     patch_when: str | None = None
     remove_when: str | None = None
+    remove_unoffered: bool = False
     fail_from: int | None = None
     invalid_from: int | None = None
     extractions: int = 0
@@ -101,7 +104,8 @@ class LangmemScript:
                         "json_doc_id": existing[0], "planned_edits": "replace the content",
                         "patches": [{"op": "replace", "path": "/content", "value": text}],
                     }))
-                if self.remove_when and self.remove_when in text and "RemoveDoc" in tool_names(body):
+                offered = "RemoveDoc" in tool_names(body) or self.remove_unoffered
+                if self.remove_when and self.remove_when in text and offered:
                     return Reply.tools(("RemoveDoc", {"json_doc_id": existing[0]}))
         if not humans:
             return Reply.text("Nothing to remember.")

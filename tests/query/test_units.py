@@ -63,7 +63,7 @@ def test_terms_keep_possessive_and_stem() -> None:
 def test_recipes_are_frozen_and_named() -> None:
     assert set(RECIPES) == {
         "HYBRID", "SEMANTIC", "KEYWORD", "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEMKB_RAW_TURNS", "RAW_TURNS",
-        "MEM0", "GRAPHITI", "GRAPHITI_RRF", "AMEM", "LANGMEM",
+        "MEM0", "GRAPHITI", "GRAPHITI_RRF", "AMEM", "LANGMEM", "LANGMEM_DELETES",
     }
     assert get_recipe("GRAPHITI").sdk_ranking and not get_recipe("GRAPHITI_RRF").sdk_ranking
     # MemKB reads Mem0's memories, as in the paper; its raw-turn variant needs no LLM

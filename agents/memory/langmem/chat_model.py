@@ -51,6 +51,21 @@ class ProjectChatModel(BaseChatModel):
     system: str = "langmem"
     # every request that failed since the caller last cleared it (a backstop should an abort be caught anyway)
     failures: list[Exception] = Field(default_factory=list)
+    # since the caller last cleared them: tool calls of a reply naming a tool its request did not offer (call id ->
+    # name), and the names trustcall's repair requests had them fixed to (`PatchFunctionName`: call id -> name)
+    unoffered: dict[str, str] = Field(default_factory=dict)
+    renamed: dict[str, str] = Field(default_factory=dict)
+
+    def clear_pair(self) -> None:
+        """Forget the failures and tool calls recorded so far (a new pair starts)."""
+        self.failures.clear()
+        self.unoffered.clear()
+        self.renamed.clear()
+
+    def dropped_calls(self, offered: set[str]) -> dict[str, str]:
+        """The recorded calls of tools not offered that no repair renamed to one of `offered` (call id -> name):
+        trustcall drops them after its repair attempts without a log (its `existing_schema_policy=False`)."""
+        return {i: n for i, n in self.unoffered.items() if self.renamed.get(i) not in offered}
 
     @property
     def _llm_type(self) -> str:
@@ -96,6 +111,7 @@ class ProjectChatModel(BaseChatModel):
                 )) from None
             calls.append({"name": call.name, "args": args if isinstance(args, dict) else {}, "id": call.id,
                           "type": "tool_call"})
+        self._note_tool_names(tools or [], calls)
         message = AIMessage(
             content=reply.content or "",
             tool_calls=calls,
@@ -104,3 +120,13 @@ class ProjectChatModel(BaseChatModel):
             response_metadata={"finish_reason": reply.finish_reason, "model_name": reply.model},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _note_tool_names(self, tools: Sequence[dict[str, Any]], calls: list[dict[str, Any]]) -> None:
+        offered = {str((t.get("function") or {}).get("name")) for t in tools}
+        for call in calls:
+            if call["name"] == "PatchFunctionName" and "PatchFunctionName" in offered:
+                fixed = call["args"].get("fixed_name")
+                if fixed:
+                    self.renamed[str(call["args"].get("json_doc_id"))] = str(fixed)
+            elif call["name"] not in offered:
+                self.unoffered[str(call["id"])] = str(call["name"])

@@ -1,5 +1,6 @@
-"""What the project knows of LangMem without importing its SDK: its recipe, its method (LangMem + Hybrid), and
-where its class is (agents.memory.langmem.system, imported on first use). Found by
+"""What the project knows of LangMem without importing its SDK: its recipes, its method (LangMem + Hybrid), and
+where its classes are (agents.memory.langmem.system, imported on first use): `langmem` (LangMem's defaults) and
+`langmem_deletes` (its store manager with enable_deletes=True, not its default; no method of its own). Found by
 agents.memory.registry.discover_system_folders."""
 
 from __future__ import annotations
@@ -29,4 +30,14 @@ register_method(
     "LANGMEM_HYBRID",
     rank=35,
 )
+LANGMEM_DELETES = register_recipe(
+    Recipe(
+        name="LANGMEM_DELETES",
+        description="memory search over the memories of LangMem with deletes enabled (cosine over their text, as "
+        "LangMem's store search); no documents",
+        memory=MemoryPart(channels=("semantic",), system="langmem_deletes", returned=True),
+    ),
+    rank=116,
+)
 declare_memory_system("langmem", "agents.memory.langmem.system")
+declare_memory_system("langmem_deletes", "agents.memory.langmem.system")

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from agents.agreement.kappa import cohen_kappa, kappa_with_interval
-from agents.agreement.panel import JudgeModelsError, parse_judge_models
 from agents.agreement.summary import AttemptVerdicts, latest_verdicts, summarise_agreement
+from agents.judging.panel import JudgeModelsError, parse_judge_models
 from agents.metrics.attempts import RunRecord
 from agents.metrics.bootstrap import multiplicities
 from graph.store import EventStore
@@ -156,6 +156,7 @@ ITEM_OF = {
 @pytest.mark.neo4j
 @pytest.mark.usefixtures("isolated_config")
 def test_two_scripted_judges_give_the_hand_computed_kappa(mini_store: EventStore, tmp_path: Path) -> None:
+    from agents.judging.verdicts import latest_accuracy
     from agents.llm.roles import LLMRoles
     from agents.methods import parse_methods
     from agents.metrics.attempts import load_attempt_metrics, load_run_record, summarise_run
@@ -165,7 +166,7 @@ def test_two_scripted_judges_give_the_hand_computed_kappa(mini_store: EventStore
     from agents.reports.markdown import render_markdown
     from agents.runs.plan import RunOptions, plan_batch
     from agents.runs.runner import execute_batch
-    from agents.runs.state import latest_accuracy, run_progress
+    from agents.runs.state import run_progress
     from graph.replay import drop_projection, replay
     from query.retriever import Retriever
     from tests.fake_openai import FakeOpenAI

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from agents.answerer import AgentTask, AnsweringAgent, Budget
+from agents.judging.attempt_judge import with_context
 from agents.judging.base import JudgeCall
 from agents.judging.reference import NO_STATES, MaterialSource
 from agents.judging.registry import get_judge
@@ -22,7 +23,6 @@ from agents.methods import get_method, parse_methods
 from agents.metrics.attempts import load_run_record
 from agents.prompts.answering import ANSWER_ATTRIBUTION_BLOCK
 from agents.prompts.registry import PromptSet
-from agents.runs.attempt import with_context
 from agents.runs.plan import BatchPlan, RunOptions, plan_batch
 from agents.runs.runner import execute_batch
 from graph.store import EventStore

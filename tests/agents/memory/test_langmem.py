@@ -41,9 +41,9 @@ def store(driver: Driver, encoder: Any) -> EventStore:
     return store
 
 
-def _build(store: EventStore, script: LangmemScript, cache: Path, profile: str = PROFILE,
+def _build(store: EventStore, script: LangmemScript, cache: Path, profile: str = PROFILE, system: str = "langmem",
            **settings: Any) -> tuple[Any, Any]:
-    """Build LangMem's memory of `profile`; (report or the error raised, the memory role's usage)."""
+    """Build `system`'s memory of `profile`; (report or the error raised, the memory role's usage)."""
     with FakeOpenAI(script) as fake:
         base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 10.0,
                 "max_retries": 0, **settings}
@@ -51,7 +51,7 @@ def _build(store: EventStore, script: LangmemScript, cache: Path, profile: str =
         client = roles.client("memory")
         try:
             try:
-                outcome: Any = prepare_memory("langmem", store, None, profile, llm=client, links=False)
+                outcome: Any = prepare_memory(system, store, None, profile, llm=client, links=False)
             except Exception as exc:  # the test asserts on it
                 outcome = exc
             return outcome, client.ledger.snapshot().get("memory")
@@ -59,11 +59,12 @@ def _build(store: EventStore, script: LangmemScript, cache: Path, profile: str =
             roles.close()
 
 
-def _events(store: EventStore, profile: str, kind: str = "MemoryWritten") -> list[dict[str, Any]]:
+def _events(store: EventStore, profile: str, kind: str = "MemoryWritten", system: str = "langmem"
+            ) -> list[dict[str, Any]]:
     with store.driver.session() as session:
         rows = [json.loads(r["p"]) for r in session.run(
             "MATCH (e:Event {type: $t}) RETURN e.payload AS p ORDER BY e.seq", t=kind)]
-    return [p for p in rows if p["system"] == "langmem" and p["profile_id"] == profile]
+    return [p for p in rows if p["system"] == system and p["profile_id"] == profile]
 
 
 def _pairs(store: EventStore, profile: str) -> list[Any]:
@@ -169,7 +170,7 @@ def test_a_rewrite_is_an_update_keeping_its_turns(store: EventStore, tmp_path: P
     report, _ = _build(store, script, tmp_path / "c.sqlite", profile=profile)
     assert not isinstance(report, Exception), report
     events = _events(store, profile)
-    # LangMem 0.0.30's store manager offers `Memory` and `PatchDoc` only (no `RemoveDoc`), so no DELETE here
+    # with LangMem's defaults its store manager offers `Memory` and `PatchDoc` only (no `RemoveDoc`)
     assert "RemoveDoc" not in {t["function"]["name"] for r in script.requests for t in r["tools"]}
     assert [e["op"] for e in events] == ["ADD", "UPDATE", "ADD"]
     add, update, later = events
@@ -207,4 +208,104 @@ def test_a_tool_call_trustcall_drops_fails_the_pair_for_the_memory_role(store: E
     assert "LangMem logged" in str(error) and "pair" in str(error)
     assert usage is not None and usage.invalid_replies == 1
     assert [e["text"] for e in _events(store, profile)] == ["I grow tomatoes."]
+    assert len(_events(store, profile, "MemoryPairProcessed")) == 1
+
+
+def test_with_deletes_enabled_a_removal_is_a_delete_traced_to_its_pair_and_gone_from_search(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """`langmem_deletes` runs LangMem's store manager with enable_deletes=True (not its default): trustcall then
+    offers `RemoveDoc`, the scripted model removes the memory a later message withdraws, and the graph follows."""
+    texts = ["I keep a cat named Tom.", "Remove that: I gave Tom away.", "I also keep two goldfish."]
+    profile = _conversation(store, tmp_path, "lm-remove", texts)
+    pairs = _pairs(store, profile)
+    script = LangmemScript(remove_when="Remove that")
+    report, _ = _build(store, script, tmp_path / "c.sqlite", profile=profile, system="langmem_deletes")
+    assert not isinstance(report, Exception), report
+    assert "RemoveDoc" in {t["function"]["name"] for t in script.requests[1]["tools"]}
+    events = _events(store, profile, system="langmem_deletes")
+    assert [e["op"] for e in events] == ["ADD", "DELETE", "ADD"]
+    cat, removal, fish = events
+    assert cat["text"] == texts[0] and cat["source_turn_ids"] == pairs[0].turn_ids
+    assert cat["memory_id"].startswith("langmem_deletes:")
+    # the delete names the memory, the turns of the pair that withdrew it, and that pair
+    assert removal["memory_id"] == cat["memory_id"] and removal["source_turn_ids"] == pairs[1].turn_ids
+    assert removal["metadata"]["deleted_by_pair"] == pairs[1].pair_id
+    assert removal["metadata"]["created_at"] == "2024-03-01T09:00:00+00:00"
+    assert fish["text"] == texts[2] and fish["source_turn_ids"] == pairs[2].turn_ids
+    assert (report.memories_added, report.memories_updated, report.memories_deleted) == (2, 0, 1)
+    # LangMem's store no longer held the cat when the third pair came: no existing memory was shown
+    assert "<existing>" not in script.requests[2]["messages"][0]["content"]
+    processed = [p for p in _events(store, profile, "MemoryPairProcessed", system="langmem_deletes")]
+    assert [p["memory_ids"] for p in processed] == [[cat["memory_id"]], [cat["memory_id"]], [fish["memory_id"]]]
+    # neither LangMem's own store search (rebuilt from the graph) nor the recipe returns the removed memory
+    retriever = Retriever(store.driver, store.encoder)  # type: ignore[arg-type]
+    system = open_memory_system("langmem_deletes", store, retriever, llm=object())
+    try:
+        theirs = system.sdk_search(profile, "a cat named Tom", k=5)
+        ours = [h.memory_id for h in retriever.search("LANGMEM_DELETES", "a cat named Tom", profile_id=profile,
+                                                      k=5).memories]
+        assert theirs == ours == [fish["memory_id"]]
+    finally:
+        system.close()
+        retriever.close()
+    with store.driver.session() as session:
+        node = session.run("MATCH (m:Memory {id: $id}) RETURN m.deleted AS deleted", id=cat["memory_id"]).single()
+    assert node is not None and node["deleted"] is True
+
+
+def test_without_deletes_enabled_the_manager_offers_no_removal(store: EventStore, tmp_path: Path) -> None:
+    """`langmem` keeps create_memory_store_manager's default (enable_deletes=False): the same conversation keeps
+    the withdrawn memory, as LangMem itself would."""
+    texts = ["I keep a cat named Tom.", "Remove that: I gave Tom away."]
+    profile = _conversation(store, tmp_path, "lm-keep", texts)
+    script = LangmemScript(remove_when="Remove that")
+    report, _ = _build(store, script, tmp_path / "c.sqlite", profile=profile)
+    assert not isinstance(report, Exception), report
+    assert "<existing>" in script.requests[1]["messages"][0]["content"]
+    assert "RemoveDoc" not in {t["function"]["name"] for r in script.requests for t in r["tools"]}
+    assert [e["op"] for e in _events(store, profile)] == ["ADD", "ADD"] and report.memories_deleted == 0
+
+
+@pytest.mark.parametrize(
+    ("system", "known", "refusal"),
+    [("langmem", True, "enable_deletes=False"), ("langmem_deletes", False, "not one of the profile's live memories")],
+)
+def test_an_unexpected_delete_fails_the_pair_instead_of_being_skipped(
+    store: EventStore, built: dict[str, Any], system: str, known: bool, refusal: str
+) -> None:
+    """A delete LangMem's store saw that the system did not enable, or of a memory the profile does not hold, is
+    refused with the pair named (a skipped delete would leave the graph holding a memory LangMem dropped)."""
+    from langgraph.store.base import PutOp
+
+    from agents.memory.errors import MemoryBackendError
+    from agents.memory.langmem.store import namespace_of
+
+    opened = open_memory_system(system, store, None, llm=object())
+    try:
+        opened._load(PROFILE)
+        key = next(iter(opened._known)) if known else "no-such-key"
+        pair = _pairs(store, PROFILE)[-1]
+        with pytest.raises(MemoryBackendError, match=refusal) as raised:
+            opened._writes(PROFILE, pair, [], [PutOp(namespace_of(PROFILE), key, None)])
+        assert pair.pair_id in str(raised.value) and key in str(raised.value)
+    finally:
+        opened.close()
+
+
+def test_a_removal_the_manager_does_not_offer_fails_the_pair_for_the_memory_role(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """With LangMem's defaults a model that calls `RemoveDoc` anyway gets trustcall's "Unrecognized tool name"
+    repair; unrepaired, trustcall drops the call without a log and the pair would pass as if nothing was said."""
+    texts = ["I keep a cat named Tom.", "Remove that: I gave Tom away."]
+    profile = _conversation(store, tmp_path, "lm-unoffered", texts)
+    script = LangmemScript(remove_when="Remove that", remove_unoffered=True)
+    error, usage = _build(store, script, tmp_path / "c.sqlite", profile=profile)
+    assert isinstance(error, SdkSwallowedFailureError), error
+    assert "RemoveDoc" not in {t["function"]["name"] for r in script.requests for t in r["tools"]}
+    assert script.repairs > 0  # trustcall asked for the name to be fixed and got no fix
+    assert "['RemoveDoc']" in str(error) and "enable_deletes=False" in str(error)
+    assert usage is not None and usage.invalid_replies == 1
+    assert [e["text"] for e in _events(store, profile)] == [texts[0]]
     assert len(_events(store, profile, "MemoryPairProcessed")) == 1

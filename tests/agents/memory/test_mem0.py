@@ -272,3 +272,25 @@ def test_a_write_naming_an_unknown_turn_is_refused_and_leaves_nothing_of_its_pai
     assert "'mem0'" in message and PROFILE in message and "t-of-nobody" in message
     assert pair_events(fresh) == sorted(pair_ids[:1])
     assert len(memories(fresh)) == 1
+
+
+def test_mem0_grounds_relative_dates_on_the_build_day_not_the_conversation_date(built, sample_store) -> None:  # type: ignore[no-untyped-def]
+    """An SDK limit, pinned: Mem0 2.0.20's OSS `Memory._add_to_vector_store` builds its extraction prompt with
+    `generate_additive_extraction_prompt(...)` passing no date, so `_resolve_dates` makes the prompt's Observation
+    Date the Current Date (the build day), and `Memory.add(timestamp=...)` is refused as platform-only. The
+    request the endpoint gets carries none of the conversation's dates (docs/memory.md). A Mem0 that lets a caller
+    pass the observation time fails this test: then the pair's time (agents.memory.pair_time) should be passed."""
+    import re
+
+    from agents.history import load_public_history
+    from agents.memory import history_pairs
+    from agents.memory.pair_time import pair_time
+
+    pairs = history_pairs(load_public_history(sample_store.driver, sample_store.database, PROFILE))
+    conversation_days = {at.date().isoformat() for at in (pair_time("mem0", p) for p in pairs) if at is not None}
+    assert conversation_days and len(built["script"].prompts) == built["report"].pairs_total
+    for prompt in built["script"].prompts:
+        observed = re.search(r"^## Observation Date\n(\S+)$", prompt, re.MULTILINE)
+        current = re.search(r"^## Current Date\n(\S+)$", prompt, re.MULTILINE)
+        assert observed is not None and current is not None
+        assert observed.group(1) == current.group(1) and observed.group(1) not in conversation_days

@@ -1,10 +1,11 @@
-"""`eval qa --system` end to end for the SDK-built systems, Mem0 and Graphiti, on the LoCoMo slice
+"""`eval qa --system` end to end for the SDK-built systems, Mem0, Graphiti and LangMem, on the LoCoMo slice
 (tests/fixtures/locomo/locomo_mini.json: 2 conversations, 8 questions, categories 1-5) against the fake OpenAI
-server: the test endpoint's AutoPolicy plays Mem0's extraction and every Graphiti prompt (the memory role),
-the scripted answerer and binary judge the rest. Every question is answered and judged once per judge run, the
-memories fed are the system's own, traced to the turns of the question's conversation, and each answer was
-given from exactly the memories recorded as fed. Before each run, its dry run (`--dry-run`) sends nothing, writes
-nothing, plans the same run id and counts the answers, verdicts and pairs to build that the run then makes."""
+server: the test endpoint's AutoPolicy plays Mem0's extraction and every Graphiti prompt, the LangMem script
+LangMem's extraction (the memory role), the scripted answerer and binary judge the rest. Every question is answered
+and judged once per judge run, the memories fed are the system's own, traced to the turns of the question's
+conversation, and each answer was given from exactly the memories recorded as fed. Before each run, its dry run
+(`--dry-run`) sends nothing, writes nothing, plans the same run id and counts the answers, verdicts and pairs to
+build that the run then makes."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from agents.qa.memory_systems import MemoryQaOutcome, resolve_k, run_memory_qa
 from graph.store import EventStore
 from tests.conftest import emptied_store
 from tests.fake_openai import FakeOpenAI
+from tests.fake_openai.langmem_script import LangmemScript
 from tests.fake_openai.memory_systems_qa_script import MemorySystemsQaScript
 from tests.fake_openai.policy import AutoPolicy
 from tests.paths import FIXTURES
@@ -29,7 +31,14 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.slow, pytest.mark.usefixtures("isol
 LOCOMO = FIXTURES / "locomo" / "locomo_mini.json"
 N_QUESTIONS = 8
 JUDGE_RUNS = 2
-SYSTEMS = ("mem0", "graphiti")
+SYSTEMS = ("mem0", "graphiti", "langmem")
+
+
+def _script(system: str) -> MemorySystemsQaScript:
+    """The endpoint's script: answerer and judge, then the system's build requests (LangMem's extraction has a
+    script of its own: one memory per user message of the pair; AutoPolicy plays Mem0's and Graphiti's)."""
+    build: Any = LangmemScript(fallback=AutoPolicy()) if system == "langmem" else AutoPolicy()
+    return MemorySystemsQaScript(fallback=build)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +57,7 @@ def _roles(server: FakeOpenAI, cache: Path) -> LLMRoles:
 
 
 def _run(store: EventStore, system: str, cache: Path) -> tuple[MemoryQaOutcome, MemorySystemsQaScript, int]:
-    script = MemorySystemsQaScript(fallback=AutoPolicy())
+    script = _script(system)
     with FakeOpenAI(script) as server:
         roles = _roles(server, cache)
         try:
@@ -78,7 +87,7 @@ def _dry_run(store: EventStore, system: str, folder: Path) -> tuple[dict[str, An
     empty = folder / "empty.toml"
     empty.write_text("")
     out = folder / f"dry-{system}.json"
-    with FakeOpenAI(MemorySystemsQaScript(fallback=AutoPolicy())) as server, pytest.MonkeyPatch.context() as env:
+    with FakeOpenAI(_script(system)) as server, pytest.MonkeyPatch.context() as env:
         for name, value in {
             "COLABENCH_CONFIG": str(empty), "COLABENCH_DATA_DIR": str(folder / "data"),
             "COLABENCH_LLM_CACHE": str(folder / "dry.sqlite"), "COLABENCH_LLM_BASE_URL": server.base_url,
@@ -96,18 +105,28 @@ def _dry_run(store: EventStore, system: str, folder: Path) -> tuple[dict[str, An
         return json.loads(out.read_text()), len(server.requests) + server.check_requests, store.head().seq - head
 
 
+class _Runs(dict[str, Any]):
+    """Per system, made on first use (so `-k langmem` builds LangMem's memory only): its dry run, then the
+    run itself."""
+
+    def __init__(self, store: EventStore, factory: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.store, self.factory = store, factory
+        self.cache = factory.mktemp("sdk-qa")
+
+    def __missing__(self, system: str) -> Any:
+        dry = _dry_run(self.store, system, self.factory.mktemp(f"dry-{system}"))
+        self[system] = (*_run(self.store, system, self.cache), dry)
+        return self[system]
+
+
 @pytest.fixture(scope="module")
 def runs(store: EventStore, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The dataset ingested, then per system: its dry run, then the run itself."""
+    """The dataset ingested; each system's dry run and run on first use."""
     from ingest.pipeline import load_input, write_events
 
     write_events(store, load_input(LOCOMO, "locomo"))
-    cache = tmp_path_factory.mktemp("sdk-qa")
-    out: dict[str, Any] = {}
-    for system in SYSTEMS:
-        dry = _dry_run(store, system, tmp_path_factory.mktemp(f"dry-{system}"))
-        out[system] = (*_run(store, system, cache), dry)
-    return out
+    return _Runs(store, tmp_path_factory)
 
 
 def _rows(store: EventStore, query: str, **params: Any) -> list[dict[str, Any]]:
@@ -187,6 +206,7 @@ def test_the_dry_run_sends_and_writes_nothing_and_counts_what_the_run_then_sends
 
 
 def test_a_rerun_sends_nothing(store: EventStore, runs: dict[str, Any], tmp_path: Path) -> None:
+    assert runs["mem0"]  # the run this one repeats (made here if no earlier test made it)
     outcome, _, _ = _run(store, "mem0", tmp_path)
     assert (outcome.answered_now, outcome.judged_now, outcome.skipped_done) == (0, 0, N_QUESTIONS)
     assert outcome.build["pairs_built_now"] == 0
@@ -211,3 +231,41 @@ def test_graphiti_reads_a_locomo_session_date_as_the_episode_time() -> None:
     assert reference_time(_pair("2024-01-02T03:04:05Z")) == datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
     with pytest.raises(MemoryBackendError, match="neither ISO 8601 nor a LoCoMo session date"):
         reference_time(_pair("sometime last spring"))
+
+
+def test_langmem_answers_from_the_memory_of_the_turn_that_said_it_and_scores_it(
+    store: EventStore, runs: dict[str, Any]
+) -> None:
+    """The LangMem script keeps each user message verbatim, so the answer to "What does Caroline want to study?"
+    is the memory of turn D1:3, fed first, traced to that turn's pair, and its scores can be worked out by hand."""
+    from agents.qa.locomo_scores import bleu1_score
+
+    outcome, _, _, _ = runs["langmem"]
+    row = next(r for r in outcome.summary.rows if r.question == "What does Caroline want to study?")
+    said = "Lovely. I want to study counseling."
+    assert row.answer == said and row.memory_ids and row.memory_ids[0].startswith("langmem:")
+    written = _rows(
+        store,
+        "MATCH (m:Memory {id: $id})-[:DERIVED_FROM]->(t:Turn) WITH m, collect(t.id) AS turns "
+        "MATCH (e:Event {type: 'MemoryWritten'}) WHERE e.payload CONTAINS $id RETURN m.text AS text, turns, "
+        "e.payload AS payload ORDER BY e.seq",
+        id=row.memory_ids[0],
+    )
+    assert [r["text"] for r in written] == [said]
+    event = json.loads(written[0]["payload"])
+    assert event["op"] == "ADD" and "locomo:conv-1:D1:3" in event["source_turn_ids"]
+    assert sorted(written[0]["turns"]) == sorted(event["source_turn_ids"])
+    # the pair LangMem took in when it wrote the memory is the one these turns make up
+    pairs = _rows(
+        store,
+        "MATCH (e:Event {type: 'MemoryPairProcessed'}) WHERE e.payload CONTAINS $pair RETURN e.payload AS p",
+        pair=event["metadata"]["pair_id"],
+    )
+    processed = [json.loads(r["p"]) for r in pairs]
+    assert [(p["system"], p["turn_ids"]) for p in processed] == [("langmem", event["source_turn_ids"])]
+    assert row.memory_ids[0] in processed[0]["memory_ids"]
+    # J, F1 and BLEU-1 of its category (1: only this question): "counseling" is 1 of the answer's 6 token types
+    single_hop = next(c for c in outcome.summary.categories if c.category == "1")
+    assert single_hop.n == 1 and single_hop.j_runs == [1.0] * JUDGE_RUNS
+    assert single_hop.f1 == pytest.approx(2 / 7)
+    assert single_hop.bleu1 == pytest.approx(bleu1_score(said, "counseling")) and 0 < single_hop.bleu1 < 1

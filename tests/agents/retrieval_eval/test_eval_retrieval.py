@@ -52,7 +52,8 @@ def test_bundle_eval_scores_every_recipe_on_both_lines(mini_report: EvalReport) 
     # Without an LLM-built memory the recipes reading mem0, graphiti or amem are left out, with a note.
     llm_built = {n for n, r in RECIPES.items() if r.needs_profile and r.memory_system != "raw_turns"}
     assert llm_built == {
-        "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEM0", "GRAPHITI", "GRAPHITI_RRF", "AMEM", "LANGMEM"
+        "MEMKB", "MEMKB_NO_STATE", "MEMKB_NO_LINKS", "MEM0", "GRAPHITI", "GRAPHITI_RRF", "AMEM", "LANGMEM",
+        "LANGMEM_DELETES",
     }
     assert not {g[0] for g in groups} & llm_built
     assert any("left out" in note and "mem0" in note for note in mini_report.notes)
