@@ -276,7 +276,9 @@ def _open_batch(
     setup = AttemptSetup(
         plan=plan,
         failed=tuple(ready.failed.values()),
-        summarized=bool(ready.summaries),
+        # A method with S(H) in its prompt reads its profile's states, also when this pass made no summary (a
+        # resume where its attempts only wait on judges: the judge must be shown the states the method saw).
+        summarized=bool(ready.summaries) or any(r.method.needs_states for r in plan.runs),
         retry_failed=retry_failed,
         tokenizer=tokenizer,
     )
