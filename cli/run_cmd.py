@@ -302,11 +302,29 @@ def _plan_and_execute(
             highlight=False,
             soft_wrap=True,
         )
+        _print_preparation(getattr(outcome, "preparation", {}))
     if report:
         from cli.report_cmd import write_batch_report
 
         write_batch_report(store, [r.run_id for r in outcome.runs], out=out)
     return outcome
+
+
+def _print_preparation(preparation: dict[str, Any]) -> None:
+    """A batch stopped while preparing started no run, so no run record holds what preparing spent: say it."""
+    from agents.runs.prep_usage import describe_preparation
+
+    lines = describe_preparation(preparation)
+    if not lines:
+        return
+    err_console.print(
+        "spent preparing the batch before the limit stopped it (no run started, so this is in no run record; "
+        "the pairs and summaries it finished are kept and not asked again):",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for line in lines:
+        err_console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)
 
 
 def _announce_batch(
