@@ -61,8 +61,6 @@ KNOWN_CIRCLES = {
     frozenset({"graph.events", "graph.upcasting"}),
     # the GraphQL schema and the prefetch planner of the explorer refer to each other's types
     frozenset({"api.explore", "api.prefetch", "api.schema"}),
-    # the progress bar picks its plain-line form when stderr is not a terminal
-    frozenset({"cli.context", "cli.progress_lines"}),
 }
 
 
