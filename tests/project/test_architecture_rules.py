@@ -57,8 +57,6 @@ def test_the_rule_checker_sees_an_upward_import(tmp_path: Path) -> None:
 KNOWN_CIRCLES = {
     # the prompt registry lists every judge's templates (agents/prompts/registry.builtin_prompts)
     frozenset({"agents.judging", "agents.llm", "agents.prompts"}),
-    # an event read from the log is upcast on load (graph/events.py -> graph/upcasting.py)
-    frozenset({"graph.events", "graph.upcasting"}),
     # the GraphQL schema and the prefetch planner of the explorer refer to each other's types
     frozenset({"api.explore", "api.prefetch", "api.schema"}),
 }
