@@ -8,7 +8,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from cli.context import console, expected_errors, open_store, progress_bar
+from cli.context import console, expected_errors, open_store
+from cli.progress_lines import progress_bar
 from cli.ray_options import check_executor, ray_address_option
 from ingest.pipeline import FORMATS, load_input, write_events
 

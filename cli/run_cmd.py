@@ -11,9 +11,10 @@ from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
+from cli.progress_lines import progress_bar
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
 from cli.spending_options import limit_spending, max_cost_option, max_tokens_option
