@@ -2,7 +2,7 @@
 the absolute paths of the machine that wrote them, so none of them is served as it is:
 
 * any `.json` file is parsed and served with its gold fields replaced by null and listed in `redacted_fields`
-  (the GraphQL rule and the same function, `api.schema.redaction.redact_gold`), unless the request may see
+  (the GraphQL rule and the same function, `api.redaction.redact_gold`), unless the request may see
   gold; absolute paths in `path`-like fields become reports-relative (or just the last name);
 * `report.html` and `report.md` next to a `report.json` are rendered again from that view of the data, so a
   page and its JSON always show the same thing, whatever an older version of colabench wrote into the files.
@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from threading import Lock
 from typing import Any
 
-from api.schema.redaction import redact_gold
+from api.redaction import redact_gold
 from graph.errors import ColabenchError
 
 DATA_NAME = "report.json"

@@ -39,8 +39,9 @@ from agents.runs.runner import execute_batch  # noqa: E402
 from bench.neo4j_for_bench import bench_neo4j  # noqa: E402
 from graph.cypher_files import load_cypher  # noqa: E402
 from graph.embeddings import load_encoder  # noqa: E402
-from graph.events import EVENT_TYPES, NewEvent, StoredEvent  # noqa: E402
+from graph.events import EVENT_TYPES, NewEvent  # noqa: E402
 from graph.store import EventStore  # noqa: E402
+from graph.stored_event import StoredEvent  # noqa: E402
 from ingest.pipeline import load_input, write_events  # noqa: E402
 from tests.fake_openai import FakeOpenAI  # noqa: E402
 from tests.fake_openai.policy import AutoPolicy  # noqa: E402

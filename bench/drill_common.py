@@ -244,6 +244,16 @@ class RandomIds:
         return value
 
 
+def graphiti_memory_ids(store: EventStore) -> set[str]:
+    """The Graphiti memory ids of the log as they are (no renaming): since graphiti-core's ids are derived from
+    profile, pair and position, an uninterrupted and a resumed build must give the very same ones."""
+    return {
+        str(e.payload["memory_id"])
+        for e in store.read()
+        if e.type == "MemoryWritten" and e.payload.get("system") == "graphiti"
+    }
+
+
 def random_ids(store: EventStore) -> RandomIds:
     return RandomIds(list(store.read()))
 

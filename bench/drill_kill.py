@@ -38,6 +38,7 @@ from bench.drill_common import (
     drill_env,
     dump_state,
     graph_facts,
+    graphiti_memory_ids,
     log_facts,
     neo4j_killed_after,
     wipe,
@@ -187,8 +188,10 @@ def main() -> None:
         with drill_env(**llm) as env:
             reference, seconds, per_phase, graphs = run_reference(env, steps, args.keep)
             requests_reference = fake.request_count
+            reference_ids = graphiti_memory_ids(env.store())
             landed = run_killed(env, steps, seconds, kills, rng, per_phase, graphs, neo4j_phases, neo4j_kills)
             drilled = log_facts(env.store())
+            drilled_ids = graphiti_memory_ids(env.store())
             drilled_graph = graph_facts(env.driver, content_names(env))
             if args.keep is not None:
                 dump_state(env, args.keep / "drilled.jsonl")
@@ -238,6 +241,11 @@ def main() -> None:
     )
     for line in drilled_graph.differences(reference_graph):
         print(f"  {line}")
+    # The comparisons above name Graphiti's facts by content (RandomIds); their ids must also be the same as stored.
+    print(
+        f"Graphiti memory ids as stored: reference {len(reference_ids)}, drilled {len(drilled_ids)}, in both "
+        f"{len(reference_ids & drilled_ids)} ({'same' if reference_ids == drilled_ids else 'DIFFERENT'})"
+    )
     print(f"chain: {'verifies' if drilled.chain_ok else 'BROKEN: ' + str(drilled.chain_problem)}")
     print(f"graph rebuild --check: exit {rebuild.returncode}")
     differing = sorted(
@@ -249,7 +257,7 @@ def main() -> None:
         for t in differing:
             print(f"  {t}: reference {reference.by_type.get(t, 0)}, drilled {drilled.by_type.get(t, 0)}")
     ok = reference.fingerprint() == drilled.fingerprint() and drilled.chain_ok and rebuild.returncode == 0
-    ok = ok and same_graph and reference_graph.sdk_store == drilled_graph.sdk_store
+    ok = ok and same_graph and reference_graph.sdk_store == drilled_graph.sdk_store and reference_ids == drilled_ids
     ok = ok and not any(k.traceback for k in neo4j_kills)
     sys.exit(0 if ok else 1)
 

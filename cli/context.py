@@ -13,7 +13,6 @@ from neo4j.exceptions import ClientError, ServiceUnavailable, SessionExpired, Tr
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from cli.debug_log import record_traceback
 from cli.exit_codes import EXIT_INTERRUPTED, exit_code_for
@@ -126,21 +125,3 @@ def open_store(
         yield store
     finally:
         driver.close()
-
-
-def progress_bar() -> Progress:
-    """A live bar on a terminal; plain `progress:` lines otherwise (logs, pipes, CI), where a bar would show
-    nothing until the work ends."""
-    if not err_console.is_terminal:
-        from cli.progress_lines import LineProgress
-
-        return LineProgress(console=err_console)
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err_console,
-        transient=False,
-    )

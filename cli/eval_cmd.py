@@ -94,7 +94,9 @@ def retrieval(
         help="pad the memory line's keyword list to every card (BM25 0, ties by id) before the fusion",
     ),
     locomo_caption: str = typer.Option(
-        None, "--locomo-caption", help="bare | bracketed: how LoCoMo image captions join the turn text"
+        None, "--locomo-caption",
+        help="bare | bracketed: how LoCoMo image captions join the turn text, \"<text> <caption>\" (bare, the "
+        "default) or \"<text> [image: <caption>]\"; a graph holding the turns in the other form is refused",
     ),
 ) -> None:
     """Ingest the dataset if needed, build raw-turn memory (and links for MemKB), evaluate every recipe.

@@ -14,9 +14,10 @@ import typer
 from rich.table import Table
 
 from agents.memory.registry import memory_system_help
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
+from cli.progress_lines import progress_bar
 from graph.errors import BadInputError, UsageError
 
 if TYPE_CHECKING:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
+from cli.progress_lines import progress_bar
 from graph.integrity import verify_chain
 from graph.transfer import export_log, import_log, log_file_version
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
+from cli.progress_lines import progress_bar
 from graph.cypher_files import load_cypher
 from graph.fingerprint import compute_fingerprint
 from graph.replay import drop_projection, replay

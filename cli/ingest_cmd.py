@@ -8,7 +8,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from cli.context import console, expected_errors, open_store, progress_bar
+from cli.context import console, expected_errors, open_store
+from cli.progress_lines import progress_bar
 from cli.ray_options import check_executor, ray_address_option
 from ingest.pipeline import FORMATS, load_input, write_events
 
@@ -42,6 +43,11 @@ def ingest(
         2, "--workers", min=1, max=256, help="with --executor ray: the embedding actors"
     ),
     ray_address: str = ray_address_option(),
+    locomo_caption: str = typer.Option(
+        None, "--locomo-caption", metavar="bare|bracketed",
+        help="LoCoMo only: how an image turn's caption joins its text, \"<text> <caption>\" (bare, the default) "
+        "or \"<text> [image: <caption>]\" (bracketed)",
+    ),
 ) -> None:
     """Validate an input completely, then append it to the event log (resumable: rerun after a crash)."""
     from contextlib import ExitStack
@@ -54,9 +60,11 @@ def ingest(
         import time
 
         started = time.perf_counter()
-        result = load_input(source, fmt)
+        result = load_input(source, fmt, locomo_caption)
         parse_seconds = time.perf_counter() - started
     console.print(f"validated {source}: {len(result.events)} events for dataset [bold]{result.dataset}[/]")
+    if "locomo_caption" in result.settings:
+        console.print(f"LoCoMo image turns: caption format {result.settings['locomo_caption']}")
     for warning in result.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
     with open_store(warn_incomplete=False) as store, ExitStack() as stack, progress_bar() as bar:

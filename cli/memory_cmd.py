@@ -10,9 +10,10 @@ from rich.progress import Progress
 from rich.table import Table
 
 from agents.memory.registry import memory_system_help
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL
+from cli.progress_lines import progress_bar
 from cli.query_cmd import corpus_from_options
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ import typer
 from rich.table import Table
 
 from agents.memory.registry import memory_system_help
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
+from cli.progress_lines import progress_bar
 
 if TYPE_CHECKING:
     from query.retriever import Retriever

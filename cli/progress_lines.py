@@ -13,9 +13,17 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from rich.console import Console
-from rich.progress import Progress, TaskID
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
-from cli.context import err_console, progress_bar
+from cli.context import err_console
 
 PhaseProgress = Callable[[str, int, int], None]
 
@@ -91,6 +99,22 @@ class LineProgress(Progress):
             self._lines.last[name] -= self._lines.every
         if self._lines.write_if_due(name, int(task.completed), total):
             self._shown[task_id] = task.completed
+
+
+def progress_bar() -> Progress:
+    """A live bar on a terminal; plain `progress:` lines otherwise (logs, pipes, CI), where a bar would show
+    nothing until the work ends."""
+    if not err_console.is_terminal:
+        return LineProgress(console=err_console)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    )
 
 
 @contextmanager

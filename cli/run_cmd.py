@@ -11,9 +11,10 @@ from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from cli.context import console, err_console, expected_errors, open_store, progress_bar
+from cli.context import console, err_console, expected_errors, open_store
 from cli.endpoint_check import check_endpoints, endpoint_check_option
 from cli.exit_codes import EXIT_ENDPOINT_OR_PARTIAL, EXIT_INTERRUPTED
+from cli.progress_lines import progress_bar
 from cli.ray_options import check_executor, ray_address_option
 from cli.resume_hint import resume_command
 from cli.spending_options import limit_spending, max_cost_option, max_tokens_option
@@ -302,11 +303,29 @@ def _plan_and_execute(
             highlight=False,
             soft_wrap=True,
         )
+        _print_preparation(getattr(outcome, "preparation", {}))
     if report:
         from cli.report_cmd import write_batch_report
 
         write_batch_report(store, [r.run_id for r in outcome.runs], out=out)
     return outcome
+
+
+def _print_preparation(preparation: dict[str, Any]) -> None:
+    """A batch stopped while preparing started no run, so no run record holds what preparing spent: say it."""
+    from agents.runs.prep_usage import describe_preparation
+
+    lines = describe_preparation(preparation)
+    if not lines:
+        return
+    err_console.print(
+        "spent preparing the batch before the limit stopped it (no run started, so this is in no run record; "
+        "the pairs and summaries it finished are kept and not asked again):",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for line in lines:
+        err_console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)
 
 
 def _announce_batch(

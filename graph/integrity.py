@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from graph.events import StoredEvent
 from graph.hashing import GENESIS_HASH, chain_hash, content_event_id
+from graph.stored_event import StoredEvent
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from neo4j import Driver, ManagedTransaction, Record
 
 from graph.cypher_files import list_cypher, load_cypher, load_statements
 from graph.errors import SchemaMismatchError
-from graph.events import NewEvent, StoredEvent, now_iso
+from graph.events import NewEvent, now_iso
 from graph.hashing import GENESIS_HASH, canonical_json, chain_hash, content_event_id
 from graph.projection import LoggedEvent, VectorEncoder, project_events, texts_to_embed
+from graph.stored_event import StoredEvent
 
 SCHEMA_VERSION = 1
 

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from graph.errors import ChainBrokenError, GraphError
-from graph.events import StoredEvent
 from graph.format_version import header_line, header_version
 from graph.integrity import verify_chain
 from graph.store import EventStore
+from graph.stored_event import StoredEvent
 
 # The kind and version of the export written by `export_log` (1: a header line, then one event per line).
 EVENTS_FORMAT = "colabench-events"

@@ -106,13 +106,15 @@ def detect_format(path: Path) -> str:
     )
 
 
-def load_input(path: Path, fmt: str | None = None) -> AdapterResult:
+def load_input(path: Path, fmt: str | None = None, locomo_caption: str | None = None) -> AdapterResult:
     """Parse and validate an input completely (raises InputError; nothing is written). Every format's events
-    also pass `ingest.validation.event_problems` (the input limits), so nothing over a limit reaches Neo4j."""
+    also pass `ingest.validation.event_problems` (the input limits), so nothing over a limit reaches Neo4j.
+    `locomo_caption` (bare, bracketed): how a LoCoMo input's image captions join the turn text (its default:
+    ingest.adapters.locomo.DEFAULT_CAPTION); refused for another format."""
     from ingest.validation import event_problems
 
     try:
-        result = _load_input(path, fmt)
+        result = _load_input(path, fmt, locomo_caption)
     except ValidationError as exc:
         # An adapter built an event its own checks let through: still a located input problem, not a crash.
         raise InputError(problems_from_validation(str(path), None, exc)) from exc
@@ -122,10 +124,12 @@ def load_input(path: Path, fmt: str | None = None) -> AdapterResult:
     return result
 
 
-def _load_input(path: Path, fmt: str | None) -> AdapterResult:
+def _load_input(path: Path, fmt: str | None, locomo_caption: str | None = None) -> AdapterResult:
     if not path.exists():
         raise InputError([Problem(str(path), None, "path", "does not exist")])
     fmt = fmt or detect_format(path)
+    if locomo_caption is not None and fmt != "locomo":
+        raise InputError([Problem(str(path), None, "--locomo-caption", f"only LoCoMo has image captions, not {fmt}")])
     if fmt == "bundle":
         from ingest.validation import validate_bundle
 
@@ -142,14 +146,14 @@ def _load_input(path: Path, fmt: str | None) -> AdapterResult:
 
         return load_ikat(path)
     if fmt == "locomo":
-        from ingest.adapters.locomo import load_locomo
+        from ingest.adapters.locomo import DEFAULT_CAPTION, load_locomo
 
         if path.is_dir():
             files = sorted(path.glob("*locomo*.json"))
             if len(files) != 1:
                 raise InputError([Problem(str(path), None, "path", "expected exactly one *locomo*.json file")])
             path = files[0]
-        return load_locomo(path)
+        return load_locomo(path, locomo_caption or DEFAULT_CAPTION)
     if fmt == "longmemeval":
         from ingest.adapters.longmemeval import load_longmemeval
 
@@ -173,6 +177,45 @@ def preflight(
     if problems:
         raise InputError(problems)
     return fresh
+
+
+def _caption_form_clashes(store: EventStore, result: AdapterResult) -> list[Problem]:
+    """A LoCoMo input whose image turns the graph already holds with their caption joined in the other form
+    (`settings["locomo_caption"]`, ingest.adapters.locomo): one problem naming both forms and the option that
+    matches the graph, instead of a clash per turn (and never a graph with the two forms mixed)."""
+    form = result.settings.get("locomo_caption")
+    if form is None:
+        return []
+    from graph.events import TurnAppended
+    from ingest.adapters.locomo import caption_form_of
+
+    captioned = {
+        new.event.turn_id: new.event
+        for new in result.events
+        if isinstance(new.event, TurnAppended) and new.event.metadata.get("blip_caption")
+    }
+    if not captioned:
+        return []
+    with store.driver.session(database=store.database) as session:
+        stored = [(r["id"], r["text"]) for r in session.run(load_cypher("ingest/turn_texts"), ids=list(captioned))]
+    other: dict[str, list[str]] = {}
+    for turn_id, text in stored:
+        turn = captioned[turn_id]
+        if text != turn.text:
+            found = caption_form_of(text or "", str(turn.metadata["blip_caption"]))
+            if found is not None and found != form:
+                other.setdefault(found, []).append(turn_id)
+    return [
+        Problem(
+            "(graph)",
+            None,
+            "--locomo-caption",
+            f"the graph holds {len(ids):,} of this input's LoCoMo image turns (e.g. {sorted(ids)[0]!r}) with the "
+            f"caption in the {found} form, and this input joins captions in the {form} form: pass "
+            f"--locomo-caption {found} (`ingest`, `eval retrieval`), or use an empty graph (ingest.adapters.locomo)",
+        )
+        for found, ids in sorted(other.items())
+    ]
 
 
 def _node_clashes(store: EventStore, fresh: list[NewEvent]) -> list[Problem]:
@@ -303,6 +346,9 @@ def write_events(
     ingest_id = f"ingest-{text_sha256(chr(10).join(ids))[:16]}"
     opened = IngestStarted(ingest_id=ingest_id, dataset=result.dataset, n_events=len(ids))
     resuming = bool(store.existing_event_ids([opened.event_id()]))
+    problems = _caption_form_clashes(store, result)
+    if problems:
+        raise InputError(problems)
     fresh = preflight(store, result.events, ids, resuming)
     report.skipped = len(result.events) - len(fresh)
     # While it writes, the ingest holds a lease (graph/ingest_lease.py) so listings say "in progress", not

@@ -19,7 +19,7 @@ import numpy as np
 from neo4j import Driver, Result
 
 from graph.cypher_files import load_cypher
-from query.corpus import Corpus
+from query.corpus import EVERYTHING, Corpus
 from query.fusion import Fused
 from query.query_vectors import vector_param
 
@@ -31,6 +31,11 @@ EXACT_MAX_CHUNKS_FILTERED = 2000
 CORPUS_TTL_S = 30.0
 # The index is never asked for more chunks than this (its cost grows with the number returned).
 MAX_INDEX_CHUNKS = 2000
+# A keyword read that gave fewer documents than the channel depth while the index had more chunks to give
+# (a document's chunks share its terms, so `chunks` hits can be few documents) is read again this many times
+# deeper, until the depth is filled or the index has no more matching chunks (docs/retrieval.md, "Whole
+# keyword lists").
+KEYWORD_DEEPEN = 4
 
 
 @dataclass(frozen=True)
@@ -68,16 +73,18 @@ class ChannelRun:
     candidates: list[Candidate]
     chunks_read: int  # chunks asked from the index, or scanned
     starved: bool  # a corpus filter removed hits from an index that had more to give
+    hits: int | None = None  # chunks the index returned (an index read; None: not known)
 
 
 @dataclass(frozen=True)
 class HybridRun:
     """What the one HYBRID statement returned: the top k fused documents, and each channel's list length (the
-    documents it fused, at most the channel depth)."""
+    documents it fused, at most the channel depth); `keyword_chunks`: how deep the keyword index was read."""
 
     fused: list[tuple[Fused, Candidate]]
     n_semantic: int
     n_keyword: int
+    keyword_chunks: int = 0
 
 
 # The knowledge channels `KnowledgeChannels.hybrid` runs and fuses in one statement, in recipe order (also the
@@ -88,11 +95,16 @@ FUSED_CHANNELS = ("semantic", "keyword")
 class KnowledgeChannels:
     """Runs the knowledge-base channel queries on one database; caches corpus statistics briefly."""
 
-    def __init__(self, driver: Driver, database: str = "neo4j", exact_max_chunks: int | None = None) -> None:
-        """`exact_max_chunks` overrides both measured thresholds (0: always the index)."""
+    def __init__(
+        self, driver: Driver, database: str = "neo4j", exact_max_chunks: int | None = None, fill_keyword: bool = True
+    ) -> None:
+        """`exact_max_chunks` overrides both measured thresholds (0: always the index). `fill_keyword`: a keyword
+        read that gives fewer documents than the depth while the index has more matching chunks is read deeper
+        (KEYWORD_DEEPEN); False reads `chunks` once (as before; the benchmarks compare the two)."""
         self.driver = driver
         self.database = database
         self.exact_max_chunks = exact_max_chunks
+        self.fill_keyword = fill_keyword
         self._stats: dict[tuple[object, ...], CorpusStats] = {}
 
     def corpus_stats(self, corpus: Corpus) -> CorpusStats:
@@ -126,9 +138,14 @@ class KnowledgeChannels:
     def keyword(self, lucene: str, corpus: Corpus, depth: int, chunks: int, index: str = "chunk_text") -> ChannelRun:
         """Documents by Lucene BM25 over chunk text + title in full-text index `index` (the keyword analyzer's:
         chunk_text or chunk_text_plain); the index is read `chunks` deep (deeper when a corpus filter removes
-        part of it)."""
+        part of it), and deeper again while that gives fewer than `depth` documents and the index has more
+        matching chunks (`fill_keyword`)."""
         stats = self.corpus_stats(corpus)
-        return self._index_run("query/keyword_chunks", stats, corpus, depth, chunks, lucene=lucene, index=index)
+        while True:
+            run = self._index_run("query/keyword_chunks", stats, corpus, depth, chunks, lucene=lucene, index=index)
+            if not self._deepen(len(run.candidates), depth, run.hits, run.chunks_read, stats.total_chunks):
+                return run
+            chunks *= KEYWORD_DEEPEN
 
     def semantic(self, vector: np.ndarray, corpus: Corpus, depth: int, chunks: int) -> ChannelRun:
         """Documents by cosine of their best chunk to `vector` (exact on small corpora, else the index)."""
@@ -162,19 +179,28 @@ class KnowledgeChannels:
         2 x `depth` rows back): each with its fused score, channel ranks and the snippet of its best chunk in
         the channel where it ranks best; with the two channels' list lengths. Only for a corpus
         `fuses_in_one_statement` accepts."""
-        with self.driver.session(database=self.database) as session:
-            rows = _rows(
-                session.run(
-                    load_cypher("query/hybrid_chunks_all"),
-                    vector=vector_param(vector),
-                    lucene=lucene,
-                    index=index,
-                    limit=chunks,
-                    depth=depth,
-                    k=k,
-                    kappa=float(kappa),
+        keyword_chunks = chunks
+        while True:
+            with self.driver.session(database=self.database) as session:
+                rows = _rows(
+                    session.run(
+                        load_cypher("query/hybrid_chunks_all"),
+                        vector=vector_param(vector),
+                        lucene=lucene,
+                        index=index,
+                        limit=chunks,
+                        keyword_limit=keyword_chunks,
+                        depth=depth,
+                        k=k,
+                        kappa=float(kappa),
+                    )
                 )
-            )
+            n_keyword, hits = (int(rows[0]["n_keyword"]), int(rows[0]["n_keyword_hits"])) if rows else (0, 0)
+            if n_keyword >= depth or not self._deepen(
+                n_keyword, depth, hits, keyword_chunks, self.corpus_stats(EVERYTHING).total_chunks
+            ):
+                break
+            keyword_chunks *= KEYWORD_DEEPEN
         # The statement orders its rows; the same key again here keeps the order independent of the runtime.
         rows.sort(key=lambda r: (-float(r["score"]), int(r["best_rank"]), int(r["best_channel"]), r["doc_id"]))
         out = []
@@ -184,7 +210,13 @@ class KnowledgeChannels:
             out.append((Fused(r["doc_id"], float(r["score"]), ranks), _candidate(r)))
         # every row carries the lengths; no row means both lists were empty
         n_semantic, n_keyword = (int(rows[0]["n_semantic"]), int(rows[0]["n_keyword"])) if rows else (0, 0)
-        return HybridRun(out, n_semantic, n_keyword)
+        return HybridRun(out, n_semantic, n_keyword, keyword_chunks)
+
+    def _deepen(self, n_docs: int, depth: int, hits: int | None, read: int, total_chunks: int) -> bool:
+        """Whether a keyword read of `read` chunks that gave `n_docs` documents and `hits` chunks (None: not
+        known) should be read deeper: fewer documents than the depth, the index returned every chunk asked for
+        (it may have more) and the read was not yet the whole index."""
+        return self.fill_keyword and n_docs < depth and (hits is None or hits >= read) and read < total_chunks
 
     def padding(self, corpus: Corpus, n: int, exclude: list[str]) -> list[Candidate]:
         """Up to `n` documents of the corpus (with chunks) that are not in `exclude`, by id, at score 0: what
@@ -214,7 +246,15 @@ class KnowledgeChannels:
         n_raw = int(rows[0]["n_raw"]) if rows and stats.filtered else limit
         # The filter starved the channel when the index was cut at `limit` and the filter dropped part of it.
         starved = stats.filtered and n_raw >= limit and limit < stats.total_chunks
-        return ChannelRun([_candidate(r) for r in rows], limit, starved=starved)
+        # Chunks the index returned: the filtered statement counts them; the unfiltered keyword one gives each
+        # document's (their sum is every chunk when the depth cut nothing); no row: none.
+        if stats.filtered:  # no row: the filter may have dropped every hit of a full read
+            hits: int | None = int(rows[0]["n_raw"]) if rows else None
+        elif rows and "n_hits" in rows[0]:
+            hits = sum(int(r["n_hits"]) for r in rows) if len(rows) < depth else None
+        else:
+            hits = 0 if not rows else None
+        return ChannelRun([_candidate(r) for r in rows], limit, starved=starved, hits=hits)
 
     def _exact_limit(self, stats: CorpusStats) -> int:
         if self.exact_max_chunks is not None:

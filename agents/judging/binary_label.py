@@ -97,7 +97,7 @@ class BinaryLabelJudge(Judge):
                 exchange=reply.exchange,
                 verdict="pass" if out.label == 1 else "fail",
                 score=float(out.label),
-                rationale=out.reason,  # judge rationales are gold (api/schema/redaction.py: Judgment.rationale)
+                rationale=out.reason,  # judge rationales are gold (api/redaction.py: Judgment.rationale)
                 details={
                     "label": out.label,
                     "prompts": prompts_used,

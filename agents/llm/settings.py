@@ -23,7 +23,7 @@ from graph.paths import cache_dir, data_dir
 
 ROLES: tuple[str, ...] = ("answerer", "judge", "state", "memory", "synthesis")
 # Roles whose requests carry gold (a judge reads the reference answer and requirements, synthesis writes them):
-# what their endpoints answer in an error body may echo that request, so it is gold too (api/schema/redaction.py).
+# what their endpoints answer in an error body may echo that request, so it is gold too (api/redaction.py).
 GOLD_ROLES: frozenset[str] = frozenset({"judge", "synthesis"})
 
 

@@ -110,6 +110,7 @@ def build_by_pairs(system: MemorySystem, profile_id: str) -> BuildReport:
         )
         actor = f"memory:{system.name}"
         ctx.store.append([NewEvent(w, actor, pair.at) for w in writes] + [NewEvent(step, actor, pair.at)])
+        system.pair_written(profile_id, pair)
         _keep_replies(ctx.llm, replies)
         report.pairs_built += 1
         report.memories_added += sum(1 for w in writes if w.op == "ADD")

@@ -132,6 +132,9 @@ class MemorySystem(ABC):
         MemoryPairProcessed event in one transaction). Systems that override `build` need not implement it."""
         raise NotImplementedError(f"memory system {self.name} builds in batches, not by pair")
 
+    def pair_written(self, profile_id: str, pair: HistoryPair) -> None:  # noqa: B027 (optional hook)
+        """Called once a pair's writes and MemoryPairProcessed are appended (agents.memory.build)."""
+
     def sdk_search(self, profile_id: str, query: str, k: int = 5) -> list[str]:
         """The system's own (SDK-native) search, as the project's memory ids best first; used to check parity
         with the project's `memory_search` and to time both (bench/bench_memory.py)."""

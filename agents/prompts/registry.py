@@ -5,7 +5,7 @@ in. Overrides come from `[prompts.<name>]` tables of colabench.toml (`path`, opt
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +22,20 @@ from graph.config_file import read_table
 # Used by the LLM client itself for every role; recorded with the run but not replaceable.
 _FIXED = frozenset({JSON_OBJECT_INSTRUCTION.name, STRUCTURED_REPAIR.name})
 
+PromptSource = Callable[[], Iterable[PromptTemplate]]
+# Templates owned by parts above this one (the judges', agents/judging/registry.py), asked on every listing so
+# that what they return may grow (a plug-in judge); the agents room adds the judges' source (agents/__init__.py).
+_SOURCES: list[PromptSource] = []
+
+
+def add_prompt_source(source: PromptSource) -> None:
+    """Have `builtin_prompts` list the templates `source()` returns (adding the same source twice is a no-op)."""
+    if source not in _SOURCES:
+        _SOURCES.append(source)
+
 
 def builtin_prompts() -> dict[str, PromptTemplate]:
-    """Every template of the project by name (the judges' come from the judge registry)."""
-    from agents.judging.registry import judge_templates
+    """Every template of the project by name (the judges' come from the sources added with `add_prompt_source`)."""
     from agents.prompts.synthesis import synthesis_templates
 
     templates = [
@@ -34,7 +44,7 @@ def builtin_prompts() -> dict[str, PromptTemplate]:
         ANSWER_STATE_BLOCK,
         ANSWER_FINAL,
         STATE_SUMMARY,
-        *judge_templates(),
+        *(template for source in _SOURCES for template in source()),
         *synthesis_templates(),
         QA_READER_DIRECT,  # eval qa: readers, key-fact extraction and the per-rule judges
         QA_READER_NOTES,

@@ -3,7 +3,7 @@
 reference answer) and a title for every document, session and turn its rows name.
 
 Gold stays redactable: requirement texts and actions sit in lists called `requirements` and the reference
-answer under `reference_answer`, the keys api/schema/redaction.py hides from a request without the token."""
+answer under `reference_answer`, the keys api/redaction.py hides from a request without the token."""
 
 from __future__ import annotations
 

@@ -139,11 +139,10 @@ def prepare_dataset(
     if kind == "ikat" and not doc_ids:
         notes.append("no passage texts in this iKAT input (only 2023 ships them): no knowledge line")
     if kind == "locomo":
-        from ingest.adapters.locomo import DEFAULT_CAPTION
-
+        # the form the adapter used (the graph holds it: write_events refuses the other one)
         notes.append(_locomo_note(rows, items))
         notes.append(
-            f"LoCoMo image turns: caption format {caption or DEFAULT_CAPTION} "
+            f"LoCoMo image turns: caption format {result.settings['locomo_caption']} "
             f"({result.counts.get('captioned_turns', 0):,} captioned turns)"
         )
     return PreparedDataset(

@@ -103,6 +103,9 @@ class BatchReport:
     warnings: list[str] = field(default_factory=list)
     # Why the batch stopped before its work was done (a spending limit: "budget reached: ..."); None otherwise.
     stopped: str | None = None
+    # Stopped while preparing (no run started, so no run record holds it): what each preparation step spent,
+    # step (`memory:<system>`, `state`) -> usage per role and `total` (agents/runs/prep_usage.py).
+    preparation: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -191,6 +194,7 @@ def execute_batch(
             usage=roles.total_usage(),
             notes=notes,
             stopped=roles.budget_reason,
+            preparation=ready.usage.spent_by_step(),
         )
     batch = _open_batch(store, retriever, plan, roles, prompts, ready, notes, progress, retry_failed, claims)
     _start_runs(batch)
@@ -272,7 +276,9 @@ def _open_batch(
     setup = AttemptSetup(
         plan=plan,
         failed=tuple(ready.failed.values()),
-        summarized=bool(ready.summaries),
+        # A method with S(H) in its prompt reads its profile's states, also when this pass made no summary (a
+        # resume where its attempts only wait on judges: the judge must be shown the states the method saw).
+        summarized=bool(ready.summaries) or any(r.method.needs_states for r in plan.runs),
         retry_failed=retry_failed,
         tokenizer=tokenizer,
     )

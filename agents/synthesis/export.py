@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from agents.synthesis.errors import SynthesisError, UnknownReferenceError
 from graph.cypher_files import load_cypher
-from graph.events import StoredEvent
 from graph.store import EventStore
+from graph.stored_event import StoredEvent
 
 _TYPES = (
     "SynthesisStarted",

@@ -8,7 +8,7 @@ from typing import Any
 from api.errors import AmbiguousIdError, BadInputError, NotFoundError
 from api.explore.captions import BROWSABLE_LABELS, caption_of, primary_label
 from api.graph_reader import GraphReader
-from api.schema.redaction import redact_node
+from api.redaction import redact_node
 
 MAX_DEPTH = 2
 MAX_LIMIT = 500

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from api.errors import BadInputError
 from api.explore.captions import primary_label, shorten
 from api.graph_reader import GraphReader
-from api.schema.redaction import GOLD_FIELDS
+from api.redaction import GOLD_FIELDS
 
 MAX_HITS = 100
 _WORD = re.compile(r"\w+", re.UNICODE)

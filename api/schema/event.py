@@ -8,8 +8,8 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
+from api.redaction import redact_event
 from api.schema.context import Info, context_of, loaders_of
-from api.schema.redaction import redact_event
 from api.schema.values import to_json
 
 

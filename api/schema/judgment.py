@@ -7,8 +7,8 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
+from api.redaction import redact_gold
 from api.schema.context import Info, context_of
-from api.schema.redaction import redact_gold
 from api.schema.values import json_value
 
 

@@ -10,15 +10,6 @@ import strawberry
 from api.errors import ApiError, BadInputError, NotFoundError
 from api.explore.neighborhood import build_neighborhood, locate_node
 from api.explore.node_search import find_nodes
-from api.prefetch import (
-    document_parts,
-    item_parts,
-    prefetch_documents,
-    prefetch_items,
-    prefetch_profiles,
-    profile_parts,
-    selected_fields,
-)
 from api.schema.adjudication import AdjudicationCase, pending_adjudications
 from api.schema.attempt import Attempt
 from api.schema.context import Info, context_of, loaders_of
@@ -30,6 +21,15 @@ from api.schema.item import Item
 from api.schema.memory import Memory
 from api.schema.neighborhood import GraphNode, Neighborhood
 from api.schema.node_hit import NodeHit
+from api.schema.prefetch import (
+    document_parts,
+    item_parts,
+    prefetch_documents,
+    prefetch_items,
+    prefetch_profiles,
+    profile_parts,
+    selected_fields,
+)
 from api.schema.profile import Profile
 from api.schema.requirement import Requirement
 from api.schema.run import Run

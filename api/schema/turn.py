@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
+from api.redaction import states_reference_answer
 from api.schema.context import Info, context_of, loaders_of
-from api.schema.redaction import states_reference_answer
 from api.schema.values import json_value
 
 if TYPE_CHECKING:

@@ -15,3 +15,7 @@ class AdapterResult:
     events: list[NewEvent]
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # Choices the adapter made that the input itself does not state and that the events depend on (LoCoMo:
+    # `locomo_caption`, the form in which image captions join the turn text); printed by `ingest` and checked
+    # against the graph before anything is written (ingest.pipeline.write_events).
+    settings: dict[str, str] = field(default_factory=dict)

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from api.graph_reader import GraphReader
-from api.prefetch import profile_parts
+from api.schema.prefetch import profile_parts
 from graph.events import MemoryLinked, MemoryLinkSpec, MemoryWritten, NewEvent, StateSpec, StateSummarized
 from tests.api_support import TOKEN, api_client, cypher, data_of, error_codes, gql
 

@@ -5,7 +5,7 @@ a synthesis role's), by the role of the record, wherever the record appears."""
 
 from __future__ import annotations
 
-from api.schema.redaction import redact_event, redact_gold, redact_node
+from api.redaction import redact_event, redact_gold, redact_node
 
 QUOTE = "the reference says: donate after four months"
 

@@ -46,7 +46,7 @@ def test_line_progress_writes_first_periodic_final_and_unfinished_lines() -> Non
 
 
 def test_the_cli_bar_is_plain_lines_when_stderr_is_not_a_terminal() -> None:
-    from cli import context
+    from cli import context, progress_lines
 
     assert not context.err_console.is_terminal  # pytest captures stderr
-    assert isinstance(context.progress_bar(), LineProgress)
+    assert isinstance(progress_lines.progress_bar(), LineProgress)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from graph.events import AttemptFailed, AttemptFinished, RunFinished, RunLeftIncomplete, StoredEvent
+from graph.events import AttemptFailed, AttemptFinished, RunFinished, RunLeftIncomplete
 from graph.fingerprint import compute_fingerprint
 from graph.integrity import verify_chain
 from graph.replay import drop_projection, replay
 from graph.store import EventStore
+from graph.stored_event import StoredEvent
 from graph.transfer import import_log, read_log_file
 from graph.upcasting import upcast
 from tests.graph_counts import count

@@ -129,6 +129,21 @@ def test_unknown_caption_format_is_refused() -> None:
         load_locomo(LOCOMO_MINI, "markdown")
 
 
+def test_default_caption_form_is_bare_and_recorded_in_the_result() -> None:
+    default = load_input(LOCOMO_MINI)
+    assert default.settings == {"locomo_caption": "bare"}
+    bare = load_locomo(LOCOMO_MINI, "bare")
+    assert _turn_text(default, "locomo:conv-1:D1:2") == _turn_text(bare, "locomo:conv-1:D1:2")
+    assert load_input(LOCOMO_MINI, "locomo", "bracketed").settings == {"locomo_caption": "bracketed"}
+
+
+def test_caption_option_for_another_format_is_refused(tmp_path: Path) -> None:
+    docs = tmp_path / "kb.jsonl"
+    docs.write_text(json.dumps({"doc_id": "kw:a", "title": "A", "text": "A lake."}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"--locomo-caption.*only LoCoMo"):
+        load_input(docs, "kb", "bare")
+
+
 # --- against Neo4j ------------------------------------------------------------------------------------
 
 
@@ -197,6 +212,50 @@ def test_padded_knowledge_keyword_list_appends_the_other_documents_by_id_at_scor
 
 
 @pytest.mark.neo4j
+def test_keyword_read_is_deepened_until_the_depth_is_filled_or_the_index_has_no_more(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """Six documents of four chunks each say "sunrise": a read of 4 chunks holds at most 4 documents, fewer than
+    a depth of 5, so the channel reads deeper and fills it (on the one-statement HYBRID path, the two-statement
+    one and KEYWORD alone); with `fill_keyword` off it keeps the short list. "lighthouse" is in two documents
+    only: the deepened read stops when the index has no more and the list stays at 2."""
+    emptied_store(store.driver, store.encoder)
+    docs = tmp_path / "kb.jsonl"
+    filler = " ".join(["word"] * 120)
+    lines = []
+    for n in range(6):
+        extra = " lighthouse" if n < 2 else ""
+        text = "\n".join(f"Part {p} of a sunrise{extra} {filler}" for p in range(4))
+        lines.append({"doc_id": f"kw:{n}", "title": f"Doc {n}", "text": text})
+    docs.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    write_events(store, load_input(docs, "kb"))
+    with store.driver.session() as session:
+        assert session.run("MATCH (c:Chunk) RETURN count(c) AS n").single()["n"] == 24
+
+    def shallow(recipe):  # type: ignore[no-untyped-def]
+        knowledge = recipe.knowledge.model_copy(update={"chunks": 4, "depth": 5})
+        return recipe.model_copy(update={"knowledge": knowledge})
+
+    one = Retriever(store.driver, store.encoder, exact_max_chunks=0)  # type: ignore[arg-type]
+    two = Retriever(store.driver, store.encoder, exact_max_chunks=0, one_statement=False)  # type: ignore[arg-type]
+    try:
+        for retriever in (one, two):
+            hybrid = retriever.search(shallow(HYBRID), "sunrise", k=5)
+            assert hybrid.list_sizes["knowledge.keyword"] == 5
+            assert ("hybrid" in hybrid.timings_ms) == (retriever is one)
+            assert retriever.search(shallow(HYBRID), "lighthouse", k=5).list_sizes["knowledge.keyword"] == 2
+        keyword = one.search(shallow(KEYWORD), "sunrise", k=5)
+        assert len(keyword.documents) == 5
+        for retriever in (one, two):
+            retriever.knowledge.fill_keyword = False
+            assert retriever.search(shallow(HYBRID), "sunrise", k=5).list_sizes["knowledge.keyword"] <= 4
+        assert len(one.search(shallow(KEYWORD), "sunrise", k=5).documents) <= 4
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.neo4j
 def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: EventStore, retriever: Retriever) -> None:
     emptied_store(store.driver, store.encoder)
     english = HYBRID.with_keyword("english").model_copy(update={"name": "HYBRID_ENGLISH"})
@@ -218,6 +277,47 @@ def test_evaluation_records_analyzer_padding_caption_and_short_lists(store: Even
     assert all(r.list_sizes["memory.keyword"] == r.list_sizes["memory.candidates"] for r in rows)
     rows = [r for r in report.rows if r.recipe == "HYBRID_ENGLISH" and r.level == "turn" and r.skipped is None]
     assert any(r.list_sizes["memory.keyword"] < r.list_sizes["memory.candidates"] for r in rows)
+
+
+@pytest.mark.neo4j
+def test_other_caption_form_than_the_graphs_is_refused_naming_both_forms(
+    store: EventStore, retriever: Retriever
+) -> None:
+    """A graph ingested with bracketed captions: ingesting or evaluating the same LoCoMo file with the default
+    (bare) is refused with one problem naming the graph's form and the option that matches it; nothing is
+    written, so the graph never holds the two forms mixed. The same form again is no conflict."""
+    emptied_store(store.driver, store.encoder)
+    write_events(store, load_input(LOCOMO_MINI, "locomo", "bracketed"))
+    with pytest.raises(InputError) as caught:
+        write_events(store, load_input(LOCOMO_MINI))
+    assert len(caught.value.problems) == 1
+    message = str(caught.value)
+    assert "caption in the bracketed form" in message and "in the bare form" in message
+    assert "--locomo-caption bracketed" in message
+    with pytest.raises(InputError, match="--locomo-caption bracketed"):
+        run_retrieval_eval(store, retriever, "locomo", LOCOMO_MINI, [HYBRID], [1])
+    assert write_events(store, load_input(LOCOMO_MINI, "locomo", "bracketed")).appended == 0
+    with store.driver.session() as session:
+        query = "MATCH (t:Turn) WHERE t.metadata CONTAINS 'blip_caption' RETURN t.text AS text"
+        texts = [r["text"] for r in session.run(query)]
+    assert texts and all(t.endswith("]") for t in texts)
+    report = run_retrieval_eval(store, retriever, "locomo", LOCOMO_MINI, [HYBRID], [1], caption="bracketed")
+    assert any("caption format bracketed" in note for note in report.notes)
+
+
+@pytest.mark.neo4j
+def test_cli_ingest_takes_the_caption_form_and_refuses_the_other_one(store: EventStore) -> None:
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    emptied_store(store.driver, store.encoder)
+    first = CliRunner().invoke(app, ["ingest", str(LOCOMO_MINI), "--locomo-caption", "bracketed"])
+    assert first.exit_code == 0, first.output
+    assert "caption format bracketed" in first.output
+    refused = CliRunner().invoke(app, ["ingest", str(LOCOMO_MINI)])
+    assert refused.exit_code == 2, refused.output
+    assert "--locomo-caption bracketed" in refused.output
 
 
 @pytest.mark.neo4j

@@ -5,10 +5,13 @@ writes its own nodes (Entity, Episodic, ...) directly; every fact edge (RELATES_
 reinforces or invalidates becomes a MemoryWritten event (`graphiti:<edge uuid>`) derived from the pair's
 turns, appended by agents.memory.build with the pair's MemoryPairProcessed in one transaction.
 
-Redo safety: the episode uuid is derived from (profile, pair). A pair whose episode is in Graphiti but whose
-events are not (the process stopped between Graphiti's write and ours) is redone: the episode is removed
-with Graphiti's `remove_episode` (which deletes the facts and entities only it supported) and added again,
-so a rerun adds no duplicate. Graphiti writes one episode's nodes and edges in one transaction.
+Redo safety: the episode uuid is derived from (profile, pair), and so are the ids Graphiti gives the nodes and
+edges it creates for the pair (agents.memory.graphiti.pair_ids: the same replies give the same ids, so two
+builds of a history store and send the same). Graphiti writes one episode's nodes and edges in one
+transaction, after an undo record of what that write overwrites (agents.memory.graphiti.undo). A pair whose
+episode is in Graphiti but whose events are not (the process stopped between Graphiti's write and ours) is
+undone exactly from that record and taken in again, from the state an uninterrupted build had there: a rerun
+adds no duplicate and sends the requests, and records the exchanges, of an uninterrupted build.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from typing import Any, TypeVar, cast
 
 from agents.memory import graphiti as _graphiti_env  # noqa: F401 (telemetry off before graphiti_core loads)
 from agents.memory.errors import MemoryBackendError, SdkSwallowedFailureError
+from agents.memory.graphiti import pair_ids, undo
 from agents.memory.graphiti.clients import EncoderEmbedder, EncoderReranker, ProjectLLMClient, ResponseMode
 from agents.memory.graphiti.ids import SYSTEM, episode_body, episode_uuid, group_id, memory_id, reference_time
 from agents.memory.pairs import HistoryPair
-from agents.memory.registry import BuildContext, MemorySystem, register_memory_system
+from agents.memory.registry import BuildContext, BuildReport, MemorySystem, register_memory_system
 from graph.cypher_files import load_cypher
 from graph.events import MemoryWritten
 from graph.settings import Neo4jSettings
@@ -63,6 +67,9 @@ class GraphitiMemory(MemorySystem):
     def __init__(self, ctx: BuildContext) -> None:
         super().__init__(ctx)
         from graphiti_core import Graphiti
+
+        pair_ids.install()
+        undo.install()
         from graphiti_core.driver.neo4j_driver import Neo4jDriver
         from neo4j import AsyncGraphDatabase
 
@@ -127,13 +134,28 @@ class GraphitiMemory(MemorySystem):
 
     # --- building --------------------------------------------------------------------------------
 
+    def build(self, profile_id: str) -> BuildReport:
+        from agents.memory.build import processed_pair_ids
+
+        # a process stopped between a pair's events and the removal of its undo record left that record behind
+        done = [episode_uuid(profile_id, pair_id) for pair_id in sorted(processed_pair_ids(self, profile_id))]
+        if done:
+            store = self.ctx.store
+            with store.driver.session(database=store.database) as session:
+                session.run(load_cypher("memory/graphiti_undo_drop"), episodes=done).consume()
+        return super().build(profile_id)
+
     def build_pair(self, profile_id: str, pair: HistoryPair) -> list[MemoryWritten]:
         self._ensure_ready()
         body = episode_body(pair)
         if not body:
             return []
         self._llm_client.raised.clear()
-        writes = self._run(self._add_pair(profile_id, pair, body))
+        store = self.ctx.store
+        with pair_ids.pair_seed(profile_id, pair.pair_id), undo.pending_episode(
+            store, episode_uuid(profile_id, pair.pair_id), group_id(profile_id)
+        ):
+            writes = self._run(self._add_pair(profile_id, pair, body))
         if self._llm_client.raised:  # Graphiti caught a reply check's error and finished the episode without it
             raised = self._llm_client.raised
             raise SdkSwallowedFailureError(
@@ -150,8 +172,7 @@ class GraphitiMemory(MemorySystem):
         group = group_id(profile_id)
         ep_uuid = episode_uuid(profile_id, pair.pair_id)
         at = reference_time(pair)
-        if (await self._query("memory/graphiti_episode_exists", uuid=ep_uuid))[0]["n"]:
-            await self.graphiti.remove_episode(ep_uuid)
+        await self._undo_unrecorded(group, ep_uuid)
         previous = await self.graphiti.retrieve_episodes(
             at, last_n=RELEVANT_SCHEMA_LIMIT, group_ids=[group], source=EpisodeType.message
         )
@@ -178,6 +199,28 @@ class GraphitiMemory(MemorySystem):
             previous_episode_uuids=[e.uuid for e in previous if e.uuid != ep_uuid],
         )
         return await self._writes(profile_id, pair, ep_uuid, result)
+
+    async def _undo_unrecorded(self, group: str, ep_uuid: str) -> None:
+        """Remove what an earlier attempt at this pair left in Graphiti (its events are not in the log)."""
+        store = self.ctx.store
+        self._clear_undo(group, keep=ep_uuid)
+        with store.driver.session(database=store.database) as session:
+            record = session.run(load_cypher("memory/graphiti_undo_exists"), episode=ep_uuid).single()
+        if record is not None and record["n"]:
+            undo.apply_undo(store, ep_uuid)  # Graphiti may have written the episode: put back what it changed
+        elif (await self._query("memory/graphiti_episode_exists", uuid=ep_uuid))[0]["n"]:
+            # Stopped before Graphiti's write (the episode is the bare node saved below: removing it asks
+            # nothing), or written by a version that kept no undo record.
+            await self.graphiti.remove_episode(ep_uuid)
+
+    def _clear_undo(self, group: str, keep: str = "") -> None:
+        store = self.ctx.store
+        with store.driver.session(database=store.database) as session:
+            session.run(load_cypher("memory/graphiti_undo_clear"), group=group, keep=keep).consume()
+
+    def pair_written(self, profile_id: str, pair: HistoryPair) -> None:
+        """The pair's events are in the log: its undo record is no longer needed."""
+        self._clear_undo(group_id(profile_id))
 
     async def _writes(self, profile_id: str, pair: HistoryPair, ep_uuid: str, result: Any) -> list[MemoryWritten]:
         """The MemoryWritten events of one episode: ADD for a fact edge new to the profile's memory, UPDATE for

@@ -5,7 +5,7 @@ attempt rows), stores it under `data["sections"][name]` of report.json, and rend
 Markdown report. The built-in sections of the report (summary, gains, funnel, traces) stay in
 `agents/reports/html.py`; sections here come after the evidence funnel, in `order`.
 
-Gold: section data goes through the same redaction as the rest of the report data (api/schema/redaction.py):
+Gold: section data goes through the same redaction as the rest of the report data (api/redaction.py):
 name gold fields with the keys listed there (`reference_answer`, lists called `requirements` / `judgments`),
 or add the section's gold keys to that module, so a served copy never carries them.
 

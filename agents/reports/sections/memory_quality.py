@@ -1,6 +1,6 @@
 """Report section: memory quality of the memory systems the report's runs read, over the profiles of their
 items (no-LLM coverage from the graph, and the memory judges' tables when `./colabench eval memory` has
-judged them). Verdict rows sit under `memory_judgments`, whose `reason` is gold (api/schema/redaction.py)."""
+judged them). Verdict rows sit under `memory_judgments`, whose `reason` is gold (api/redaction.py)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from agents.memory_quality.pipeline import run_memory_judges
 from agents.memory_quality.report import build_memory_quality_data
 from agents.prompts.registry import PromptSet, builtin_prompts
 from agents.reports.write import write_report
-from api.schema.redaction import redact_event, redact_gold
+from api.redaction import redact_event, redact_gold
 from graph.events import (
     FactDisclosed,
     FactRecorded,

@@ -17,7 +17,7 @@ from agents.judging.lme_qa_judge import grading_rule
 from agents.llm.roles import LLMRoles
 from agents.qa.feeds import make_feed_config
 from agents.qa.runner import QaRunOutcome, run_qa
-from api.schema.redaction import redact_event
+from api.redaction import redact_event
 from graph.store import EventStore
 from tests.conftest import emptied_store
 from tests.fake_openai import FakeOpenAI

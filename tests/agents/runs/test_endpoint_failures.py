@@ -242,7 +242,7 @@ def test_judge_refused_with_http_400_leaves_an_event_and_a_non_zero_exit(
     assert "HTTP 400" in failures[0]["error"] and failures[0]["retryable"] is False
     # A judge's request carries gold, so its error text does too: the report's free-text note does not quote
     # it, and its endpoint_failures row shows it only with the token (redaction by the record's role).
-    from api.schema.redaction import redact_gold
+    from api.redaction import redact_gold
 
     data = build_report_data(mini_store.driver, "neo4j", [failures[0]["run"]], resamples=50)
     notes = [n for n in data["notes"] if "judge endpoint error(s)" in n]

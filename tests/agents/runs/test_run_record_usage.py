@@ -1,7 +1,9 @@
 """The run record holds every LLM request of a run (issue 27): the `state` role's summaries and the `memory` role's
 requests of the run's own memory build are in the record of the run that needed them, once per batch, so the
 records summed per role give what the CLI prints for the batch; and the runs of one batch share one dataset
-fingerprint, also when a resume starts some of them after others have written."""
+fingerprint, also when a resume starts some of them after others have written. A spending limit that stops a
+batch while it prepares (no run started, so no record) leaves an account of what each preparation step spent,
+per role, that sums to the batch's usage."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from agents.methods import parse_methods
 from agents.metrics.attempts import load_run_record
 from agents.prompts.registry import PromptSet
 from agents.runs.plan import BatchPlan, RunOptions, plan_batch
+from agents.runs.prep_usage import describe_preparation
 from agents.runs.runner import BatchReport, execute_batch
 from graph.events import RunStarted
 from graph.store import EventStore
@@ -28,13 +31,15 @@ ROLES = ("answerer", "judge", "state", "memory")
 
 
 def _run(
-    store: EventStore, retriever: Any, fake: FakeOpenAI, methods: str, cache: Path
+    store: EventStore, retriever: Any, fake: FakeOpenAI, methods: str, cache: Path, max_tokens: int | None = None
 ) -> tuple[BatchPlan, BatchReport]:
     """A batch where each role asks a model of its own name (`fake-<role>`), so the fake tells the roles apart."""
     base = {"base_url": fake.base_url, "retry_base_s": 0.0, "timeout_s": 5.0}
     roles = LLMRoles(
         overrides={role: {**base, "model": f"fake-{role}"} for role in ROLES}, cache_path=cache, cache_mode="off"
     )
+    if max_tokens is not None:
+        roles.limit_spending(max_tokens=max_tokens)
     prompts = PromptSet()
     assert store.encoder is not None
     plan = plan_batch(
@@ -111,3 +116,33 @@ def test_runs_a_resume_starts_record_the_dataset_fingerprint_of_their_batch(
     with mini_store.driver.session(database=mini_store.database) as session:
         before = session.run("MATCH (e:Event {seq: $seq}) RETURN e.hash AS hash", seq=first - 1).single()
     assert before is not None and records[0].dataset_fingerprint == before["hash"]
+
+
+def test_a_limit_reached_while_preparing_accounts_for_what_each_preparation_step_spent(
+    mini_store: EventStore, mini_retriever: Any, tmp_path: Path
+) -> None:
+    with FakeOpenAI(AutoPolicy()) as fake:
+        # AMEM builds its memory before any run starts (the `memory` role); one token is spent by the first reply
+        plan, report = _run(mini_store, mini_retriever, fake, "AMEM", tmp_path / "c.sqlite", max_tokens=1)
+        sent = Counter(str(body["model"]).removeprefix("fake-") for body in fake.requests)
+    assert report.stopped is not None and "budget reached" in report.stopped
+    assert sent["memory"] >= 1 and set(sent) == {"memory"}  # stopped while preparing: nothing answered
+    with mini_store.driver.session(database=mini_store.database) as session:
+        started = session.run(
+            "MATCH (e:Event {type: 'RunStarted'}) WHERE e.payload CONTAINS $run RETURN count(e) AS n",
+            run=plan.runs[0].run_id,
+        ).single()
+    assert started is not None and started["n"] == 0  # no run started: no run record holds the usage
+    assert list(report.preparation) == ["memory:amem"]
+    for counter in ("endpoint_requests", "calls", "tokens_in", "tokens_out"):
+        accounted: Counter[str] = Counter()
+        for usage in report.preparation.values():
+            for role, counters in usage.items():
+                if role != "total":
+                    accounted[role] += int(counters[counter])
+        printed = Counter({role: int(c[counter]) for role, c in report.usage.items() if role != "total"})
+        assert +accounted == +printed, counter  # the account is the batch's whole usage
+    assert report.preparation["memory:amem"]["memory"]["endpoint_requests"] == sent["memory"]
+    lines = describe_preparation(report.preparation)
+    assert lines == [line for line in lines if line.startswith("memory:amem: memory role ")] and len(lines) == 1
+    assert f"({sent['memory']} endpoint requests" in lines[0]

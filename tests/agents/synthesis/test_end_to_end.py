@@ -125,7 +125,7 @@ def test_a_role_reply_holding_a_non_finite_number_is_sent_back_not_written() -> 
 
 
 def test_synthesis_draft_reasons_and_gate_notes_are_gold() -> None:
-    from api.schema.redaction import redact_event
+    from api.redaction import redact_event
 
     found: list[str] = []
     payload = {"draft_id": "d", "reasons": ["the reference says X"], "details": {"blind_answer": "X", "label": "l"}}

@@ -58,12 +58,20 @@ def test_speaker_a_is_user_speaker_b_is_assistant_and_names_are_kept(mini: Adapt
     assert [t.ordinal for t in turns.values() if t.session_id == f"{P}:D1"] == [0, 1, 2]
 
 
-def test_image_caption_is_appended_to_the_text_and_image_fields_kept(mini: AdapterResult) -> None:
+def test_image_caption_is_appended_bare_by_default_and_image_fields_kept(mini: AdapterResult) -> None:
     turn = _by_id(mini, TurnAppended, "turn_id")[f"{P}:D1:2"]
-    assert turn.text.endswith("look. [image: a photo of a painting of a sunset over a lake]")
+    assert turn.text.endswith("look. a photo of a painting of a sunset over a lake")
+    assert mini.settings == {"locomo_caption": "bare"}
     assert turn.metadata["img_url"] == ["https://example.org/sunrise.jpg"]
     assert turn.metadata["image_query"] == "painting sunrise" and turn.metadata["dia_id"] == "D1:2"
     assert _by_id(mini, TurnAppended, "turn_id")[f"{P}:D2:2"].metadata["re_download"] is True
+
+
+def test_bracketed_option_appends_the_caption_in_brackets() -> None:
+    bracketed = load_locomo(FIXTURE, "bracketed")
+    turn = _by_id(bracketed, TurnAppended, "turn_id")[f"{P}:D1:2"]
+    assert turn.text.endswith("look. [image: a photo of a painting of a sunset over a lake]")
+    assert bracketed.settings == {"locomo_caption": "bracketed"}
 
 
 def test_observations_are_private_facts_disclosed_by_every_evidence_turn(mini: AdapterResult) -> None:

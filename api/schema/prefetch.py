@@ -14,6 +14,8 @@ from typing import Any
 from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField
 
 from api.loaders import LineKey, Loaders, Row
+from api.schema.document_lines import MAX_LINES
+from api.schema.values import MAX_PAGE
 
 
 def selected_fields(info: Any) -> list[SelectedField]:
@@ -112,8 +114,6 @@ _DOCUMENT_PARTS = {
 def document_parts(fields: list[SelectedField]) -> tuple[set[str], list[tuple[int, int]]]:
     """The parts of prefetch/documents that a selection of Document fields asks for, and the line ranges of
     its `lines` fields (valid ranges only: an invalid one is refused by its resolver before any loading)."""
-    from api.schema.document_lines import MAX_LINES  # api.schema imports this module
-
     parts = {_DOCUMENT_PARTS[field.name][0] for field in fields if field.name in _DOCUMENT_PARTS}
     ranges = []
     for field in fields:
@@ -189,8 +189,6 @@ def profile_parts(fields: list[SelectedField]) -> dict[str, Any]:
     """The flags and page sizes of prefetch/profiles that a selection of Profile fields asks for: facts (and their
     `disclosedIn`), sessions (and their `turns`), topics and items. Nested turns are fetched for as many facts or
     sessions as the field's `first` shows (none when that is not a valid page size: its resolver refuses it)."""
-    from api.schema.values import MAX_PAGE  # api.schema imports this module
-
     parts: dict[str, Any] = {"topics": False, "items": False}
     for name, (_, turns, size, _) in _PROFILE_NESTED.items():
         parts.update({name: False, turns: False, size: 0})
