@@ -65,7 +65,7 @@ def _base(item: EvalItem, recipe: Recipe, line: str, level: str, gold: list[str]
         recipe=recipe.name,
         line=line,
         level=level,
-        gold=gold,
+        gold=sorted(gold),  # a set: sorted, so a report is byte-reproducible
     )
 
 
@@ -166,18 +166,18 @@ def _memory_rows(
             continue
         gold = set(gold_units)
         if row.level in ("turn", "round", "session_whole"):
-            row.gold = gold_units
+            row.gold = sorted(gold_units)
             row.ranked = units[:top]
             row.metrics = lme_metrics(units, gold, ks)
         elif row.level.endswith("2session"):
-            row.gold = gold_sessions
+            row.gold = sorted(gold_sessions)
             row.metrics = unit_to_session_metrics(units, session_of, gold, ks, n_relevant_units=n_present)
             cut = int(max(row.metrics[f"effective_k@{k}"] for k in ks))
             row.ranked = unit_session_keys(units[:cut], session_of, gold)
             row.notes.append("ranked = the session keys of the units read at the largest effective k")
         else:  # session_best_*: sessions by their best unit, deduplicated
             best = dedupe(session_of[u] for u in units if u in session_of)
-            row.gold = gold_sessions
+            row.gold = sorted(gold_sessions)
             row.ranked = best[:top]
             row.metrics = lme_metrics(best, set(gold_sessions), ks)
     return rows
