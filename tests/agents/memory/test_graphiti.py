@@ -22,7 +22,6 @@ from agents.memory.rankers import sdk_rankers
 from agents.memory.registry import BuildReport, get_memory_system
 from graph.fingerprint import compute_fingerprint
 from graph.replay import drop_projection, replay
-from graph.settings import Neo4jSettings
 from graph.store import EventStore
 from query.memory_rankers import RankerUnavailableError
 from tests.fake_openai import FakeOpenAI
@@ -35,24 +34,12 @@ RESUMED = "p-lena"
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory, neo4j_settings: Neo4jSettings) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        empty = tmp_path_factory.mktemp("cfg") / "empty.toml"
-        empty.write_text("")
-        mp.setenv("COLABENCH_CONFIG", str(empty))
-        mp.setenv("COLABENCH_DATA_DIR", str(tmp_path_factory.mktemp("data")))
-        if neo4j_settings.uri:  # an external test server: Graphiti's driver must reach the same one
-            mp.setenv("NEO4J_URI", neo4j_settings.uri)
-        yield
-
-
-@pytest.fixture(scope="module")
 def script() -> GraphitiScript:
     return GraphitiScript()
 
 
 @pytest.fixture(scope="module")
-def llm(env: None, script: GraphitiScript, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def llm(graphiti_env: None, script: GraphitiScript, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with FakeOpenAI(script) as fake:
         base = {"base_url": fake.base_url, "model": "fake-model", "retry_base_s": 0.0, "timeout_s": 10.0,
                 "max_retries": 0}

@@ -8,7 +8,6 @@ response cache of its own (so every build asks the endpoint)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,6 @@ from tests.paths import FIXTURES
 pytestmark = pytest.mark.neo4j
 
 PROFILE = "mini-p-sam"
-
-
-@pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory, neo4j_settings: Any) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        empty = tmp_path_factory.mktemp("cfg") / "empty.toml"
-        empty.write_text("")
-        mp.setenv("COLABENCH_CONFIG", str(empty))
-        mp.setenv("COLABENCH_DATA_DIR", str(tmp_path_factory.mktemp("data")))
-        if neo4j_settings.uri:  # an external test server: Graphiti's driver must reach the same one
-            mp.setenv("NEO4J_URI", neo4j_settings.uri)
-        yield
 
 
 @dataclass
@@ -162,7 +149,7 @@ def build_mini(
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(env: None, driver: Any, encoder: Any, tmp_path_factory: pytest.TempPathFactory) -> Build:
+def uninterrupted(graphiti_env: None, driver: Any, encoder: Any, tmp_path_factory: pytest.TempPathFactory) -> Build:
     return build_mini(driver, encoder, tmp_path_factory.mktemp("llm") / "cache.sqlite")
 
 
